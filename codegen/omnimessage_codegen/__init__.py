@@ -1,0 +1,11 @@
+"""omnimessage-codegen: turns the canonical OmniMessage JSON Schema into bindings and docs.
+
+The schema is loaded into a small typed intermediate model (:mod:`.model`) by
+:mod:`.loader`; each target (:mod:`.targets`) renders jinja2 templates from that model.
+"""
+
+from .loader import load_schema, schema_path
+from .model import Model
+from .targets import TARGETS, generate
+
+__all__ = ["TARGETS", "Model", "generate", "load_schema", "schema_path"]

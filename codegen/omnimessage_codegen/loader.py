@@ -1,0 +1,182 @@
+"""Loads the canonical JSON Schema into the intermediate model.
+
+Only the constructs the OmniMessage schema uses are understood; anything else raises
+:class:`SchemaShapeError` naming the JSON pointer, so a schema change that a template
+cannot express is caught at generation time.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .model import (
+    Alias,
+    AnyOf,
+    ArrayOf,
+    Const,
+    Enum,
+    EnumRef,
+    Envelope,
+    Field,
+    Model,
+    Prim,
+    Rejection,
+    Struct,
+    StructRef,
+    TypeRef,
+    Union_,
+    UnionRef,
+    Verbatim,
+)
+
+VERBATIM_KEYWORD = "x-omnimessage-verbatim"
+_SCHEMA_FILE = "omnimessage.schema.json"
+
+
+class SchemaShapeError(ValueError):
+    """The schema uses a construct the generator does not know."""
+
+
+def schema_path() -> Path:
+    """Path of the canonical schema: the copy inside an installed wheel, else the checkout's."""
+    bundled = resources.files("omnimessage_codegen").joinpath("schema", _SCHEMA_FILE)
+    if bundled.is_file():
+        return Path(str(bundled))
+    return Path(__file__).resolve().parents[2] / "schema" / _SCHEMA_FILE
+
+
+def load_schema(path: Path | None = None) -> Model:
+    doc = json.loads((path or schema_path()).read_text(encoding="utf-8"))
+    return build_model(doc)
+
+
+def _ref_name(ref: str, where: str) -> str:
+    prefix = "#/$defs/"
+    if not ref.startswith(prefix):
+        raise SchemaShapeError(f"{where}: only local $defs references are supported, got {ref!r}")
+    return ref[len(prefix) :]
+
+
+def _kind(d: dict[str, Any]) -> str:
+    if "oneOf" in d and "type" not in d:
+        return "union"
+    if d.get("type") == "string" and "enum" in d:
+        return "enum"
+    if d.get("type") == "object" and "properties" in d:
+        return "struct"
+    return "alias"
+
+
+def build_model(doc: dict[str, Any]) -> Model:
+    defs: dict[str, dict[str, Any]] = doc["$defs"]
+    kinds = {name: _kind(d) for name, d in defs.items()}
+    model = Model(
+        schema_id=doc["$id"],
+        title=doc.get("title", ""),
+        description=doc.get("description", ""),
+        order=tuple(defs),
+        rejections=tuple(
+            Rejection(name, bool(r["lexical"]), r["description"])
+            for name, r in doc.get("x-omnimessage-rejections", {}).items()
+        ),
+        limits=dict(doc.get("x-omnimessage-limits", {})),
+    )
+
+    def type_of(d: dict[str, Any], where: str) -> tuple[TypeRef, str | None]:
+        if "$ref" in d:
+            name = _ref_name(d["$ref"], where)
+            kind = kinds.get(name)
+            if kind == "enum":
+                return EnumRef(name), None
+            if kind == "struct":
+                return StructRef(name), None
+            if kind == "union":
+                return UnionRef(name), None
+            if kind == "alias":
+                inner, _ = type_of(defs[name], f"#/$defs/{name}")
+                if isinstance(inner, Verbatim):
+                    inner = Verbatim(inner.shape, alias=name)
+                return inner, name
+            raise SchemaShapeError(f"{where}: unknown reference {name!r}")
+        if "const" in d:
+            if not isinstance(d["const"], str):
+                raise SchemaShapeError(f"{where}: only string consts are supported")
+            return Const(d["const"]), None
+        if "anyOf" in d:
+            opts = tuple(type_of(o, f"{where}/anyOf/{i}")[0] for i, o in enumerate(d["anyOf"]))
+            return AnyOf(opts), None
+        t = d.get("type")
+        if d.get(VERBATIM_KEYWORD):
+            if t != "object":
+                raise SchemaShapeError(f"{where}: verbatim values must be objects")
+            ap = d.get("additionalProperties")
+            return Verbatim("scalar_map" if isinstance(ap, dict) else "object"), None
+        if t == "array":
+            item, _ = type_of(d["items"], f"{where}/items")
+            return ArrayOf(item, d.get("minItems", 0)), None
+        if t in ("string", "boolean", "null"):
+            return Prim(t), None
+        if t in ("integer", "number"):
+            return Prim(t, d.get("minimum"), d.get("maximum")), None
+        raise SchemaShapeError(f"{where}: unsupported construct {sorted(d)}")
+
+    for name, d in defs.items():
+        where = f"#/$defs/{name}"
+        if "description" not in d:
+            raise SchemaShapeError(f"{where}: every definition needs a description")
+        kind = kinds[name]
+        if kind == "enum":
+            model.enums[name] = Enum(name, d["description"], tuple(d["enum"]))
+        elif kind == "alias":
+            model.aliases[name] = Alias(name, d["description"], type_of(d, where)[0])
+        elif kind == "struct":
+            if d.get("additionalProperties") is not False:
+                raise SchemaShapeError(f"{where}: protocol objects must set additionalProperties: false")
+            required = set(d.get("required", []))
+            fields: list[Field] = []
+            tag = None
+            for pname, pd in d["properties"].items():
+                pwhere = f"{where}/properties/{pname}"
+                if "description" not in pd:
+                    raise SchemaShapeError(f"{pwhere}: every property needs a description")
+                ftype, alias = type_of(pd, pwhere)
+                if pname == "type" and isinstance(ftype, Const):
+                    tag = ftype.value
+                    continue
+                fields.append(Field(pname, ftype, pname in required, pd["description"], alias))
+            unknown = required - set(d["properties"])
+            if unknown:
+                raise SchemaShapeError(f"{where}: required names unknown properties {sorted(unknown)}")
+            model.structs[name] = Struct(name, d["description"], tuple(fields), tag, tuple(d.get("examples", ())))
+
+    for name, d in defs.items():
+        if kinds[name] == "union":
+            parts = tuple(_ref_name(o["$ref"], f"#/$defs/{name}/oneOf") for o in d["oneOf"])
+            model.unions[name] = Union_(name, d["description"], (), parts)
+
+    def flatten(name: str) -> tuple[str, ...]:
+        if name in model.unions:
+            return tuple(m for p in model.unions[name].parts for m in flatten(p))
+        return (name,)
+
+    for name, u in list(model.unions.items()):
+        members = flatten(name)
+        for m in members:
+            if model.structs[m].tag is None:
+                raise SchemaShapeError(f"#/$defs/{m}: union members need a `type` const discriminator")
+        model.unions[name] = Union_(u.name, u.description, members, u.parts)
+
+    envelopes = []
+    for i, o in enumerate(doc["oneOf"]):
+        name = _ref_name(o["$ref"], f"#/oneOf/{i}")
+        st = model.structs[name]
+        payload = next(f for f in st.fields if f.name == "payload")
+        target = payload.type
+        if not isinstance(target, (StructRef, UnionRef)) or st.tag is None:
+            raise SchemaShapeError(f"#/$defs/{name}: an envelope needs a `type` const and a payload reference")
+        envelopes.append(Envelope(st, target.name))
+    model.envelopes = tuple(envelopes)
+    return model

@@ -1,0 +1,211 @@
+"""The typed intermediate model the templates render from.
+
+It is deliberately small: exactly the shapes the OmniMessage schema uses, so that every
+template can be exhaustive over them and anything new in the schema fails loudly in the
+loader instead of being rendered wrongly.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Prim:
+    """A JSON primitive: `string`, `integer`, `number`, `boolean` or `null`."""
+
+    kind: str
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+@dataclass(frozen=True)
+class Const:
+    """A single allowed string value (discriminators, fixed roles)."""
+
+    value: str
+
+
+@dataclass(frozen=True)
+class EnumRef:
+    name: str
+
+
+@dataclass(frozen=True)
+class StructRef:
+    name: str
+
+
+@dataclass(frozen=True)
+class UnionRef:
+    name: str
+
+
+@dataclass(frozen=True)
+class ArrayOf:
+    item: TypeRef
+    min_items: int = 0
+
+
+@dataclass(frozen=True)
+class AnyOf:
+    options: tuple[TypeRef, ...]
+
+
+@dataclass(frozen=True)
+class Verbatim:
+    """An open JSON value carried as its exact source bytes.
+
+    `shape` is what the schema still says about it: `object` (any members) or
+    `scalar_map` (an object whose member values are strings, numbers or booleans).
+    """
+
+    shape: str
+    alias: str | None = None
+
+
+TypeRef = Prim | Const | EnumRef | StructRef | UnionRef | ArrayOf | AnyOf | Verbatim
+
+
+@dataclass(frozen=True)
+class Field:
+    name: str
+    type: TypeRef
+    required: bool
+    description: str
+    alias: str | None = None  # the named $def the property refers to, when it is a plain alias
+
+
+@dataclass(frozen=True)
+class Struct:
+    name: str
+    description: str
+    fields: tuple[Field, ...]
+    tag: str | None = None  # value of the `type` discriminator, when the object has one
+    examples: tuple[object, ...] = ()
+
+    @property
+    def optional_fields(self) -> tuple[Field, ...]:
+        return tuple(f for f in self.fields if not f.required)
+
+
+@dataclass(frozen=True)
+class Enum:
+    name: str
+    description: str
+    values: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Union_:
+    """A `oneOf` of structs discriminated by their `type` const (nested unions flattened)."""
+
+    name: str
+    description: str
+    members: tuple[str, ...]
+    parts: tuple[str, ...]  # the direct `oneOf` entries, unions or structs
+
+
+@dataclass(frozen=True)
+class Alias:
+    """A named $def that is a plain string/array/verbatim type (Timestamp, Origin, ...)."""
+
+    name: str
+    description: str
+    type: TypeRef
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """An envelope kind: a struct whose `type` const selects the payload union."""
+
+    struct: Struct
+    payload: str  # name of the payload struct or union
+
+
+@dataclass(frozen=True)
+class Rejection:
+    """A category a strict decoder refuses a line with (the schema's `x-omnimessage-rejections`)."""
+
+    name: str
+    lexical: bool  # invisible to JSON Schema, which only sees parsed values
+    description: str
+
+
+@dataclass
+class Model:
+    schema_id: str
+    title: str
+    description: str
+    enums: dict[str, Enum] = field(default_factory=dict)
+    structs: dict[str, Struct] = field(default_factory=dict)
+    unions: dict[str, Union_] = field(default_factory=dict)
+    aliases: dict[str, Alias] = field(default_factory=dict)
+    envelopes: tuple[Envelope, ...] = ()
+    order: tuple[str, ...] = ()  # $defs order of the schema
+    rejections: tuple[Rejection, ...] = ()
+    limits: dict[str, int] = field(default_factory=dict)
+
+    def payload_members(self, envelope: Envelope) -> tuple[str, ...]:
+        """The payload struct names an envelope admits."""
+        if envelope.payload in self.unions:
+            return self.unions[envelope.payload].members
+        return (envelope.payload,)
+
+    def structs_in_dependency_order(self) -> list[Struct]:
+        """Structs ordered so that every struct comes after the structs it refers to."""
+        seen: set[str] = set()
+        out: list[Struct] = []
+
+        def refs(t: TypeRef) -> list[str]:
+            if isinstance(t, StructRef):
+                return [t.name]
+            if isinstance(t, UnionRef):
+                return list(self.unions[t.name].members)
+            if isinstance(t, ArrayOf):
+                return refs(t.item)
+            if isinstance(t, AnyOf):
+                return [n for o in t.options for n in refs(o)]
+            return []
+
+        def visit(name: str) -> None:
+            if name in seen:
+                return
+            seen.add(name)
+            for f in self.structs[name].fields:
+                for r in refs(f.type):
+                    visit(r)
+            out.append(self.structs[name])
+
+        for name in self.order:
+            if name in self.structs:
+                visit(name)
+        return out
+
+    def verbatim_locations(self) -> dict[tuple[str, str | None], list[tuple[tuple[str, ...], str]]]:
+        """Where verbatim values sit, per (envelope tag, payload tag).
+
+        Paths are relative to the payload; `*` stands for any array index.
+        """
+        out: dict[tuple[str, str | None], list[tuple[tuple[str, ...], str]]] = {}
+
+        def walk(t: TypeRef, path: tuple[str, ...], acc: list[tuple[tuple[str, ...], str]]) -> None:
+            if isinstance(t, Verbatim):
+                acc.append((path, t.shape))
+            elif isinstance(t, StructRef):
+                for f in self.structs[t.name].fields:
+                    walk(f.type, (*path, f.name), acc)
+            elif isinstance(t, ArrayOf):
+                walk(t.item, (*path, "*"), acc)
+            elif isinstance(t, AnyOf):
+                for o in t.options:
+                    walk(o, path, acc)
+
+        for env in self.envelopes:
+            assert env.struct.tag is not None
+            for member in self.payload_members(env):
+                acc: list[tuple[tuple[str, ...], str]] = []
+                walk(StructRef(member), (), acc)
+                if acc:
+                    out[(env.struct.tag, self.structs[member].tag)] = acc
+        return out

@@ -1,0 +1,30 @@
+"""omnimessage: the reference toolkit for the OmniMessage protocol.
+
+Decode a line strictly, get typed msgspec structs, encode them back to the very same bytes:
+
+    >>> import omnimessage as om
+    >>> msg = om.decode(b'{"timestamp":"2026-07-18T03:10:22.531Z","type":"model_msg",'
+    ...                 b'"payload":{"type":"text","role":"user","text":"hi"}}')
+    >>> msg.payload.text
+    'hi'
+    >>> om.encode(msg) == om.canonicalize(om.encode(msg))
+    True
+"""
+
+from ._generated.models import *  # noqa: F403
+from ._generated.models import __all__ as _generated_all
+from .codec import OpaqueMessage, canonicalize, decode, encode
+from .errors import CATEGORIES, LEXICAL_CATEGORIES, DecodeError
+
+__version__ = "0.1.0"
+
+__all__ = [
+    *_generated_all,
+    "CATEGORIES",
+    "LEXICAL_CATEGORIES",
+    "DecodeError",
+    "OpaqueMessage",
+    "canonicalize",
+    "decode",
+    "encode",
+]

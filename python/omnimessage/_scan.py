@@ -1,0 +1,215 @@
+"""Strict JSON scanner for the slow path of `decode`.
+
+It builds a small tree that remembers where every value starts and ends, so that the
+decoder can (1) copy verbatim values as their exact source bytes, (2) refuse what JSON
+Schema cannot see (duplicate keys, lone surrogate escapes, number spelling) only outside
+verbatim values, and (3) name the byte offset of every error. Recursion is bounded by the
+schema's depth limit, checked before descending.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._generated.models import MAX_DEPTH
+
+OBJ, ARR, STR, NUM, LIT = range(5)
+
+_WS = re.compile(r"[ \t\n\r]*")
+_STR = re.compile(r'"([^"\\\x00-\x1f]*(?:\\(?:["\\/bfnrt]|u[0-9a-fA-F]{4})[^"\\\x00-\x1f]*)*)"')
+_NUM = re.compile(r"-?(?:0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+_ESC = re.compile(r"\\(?:u([0-9a-fA-F]{4})|(.))", re.S)
+_SIMPLE = {'"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f", "n": "\n", "r": "\r", "t": "\t"}
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+class ScanError(Exception):
+    def __init__(self, category: str, detail: str, pos: int) -> None:
+        super().__init__(detail)
+        self.category = category
+        self.detail = detail
+        self.pos = pos  # character offset in the text
+
+
+class Node:
+    """One JSON value. `value` is, by kind: OBJ a list of members (key, key_start, key_lone, node);
+    ARR a list of nodes; STR the unescaped string; NUM the source spelling; LIT True/False/None.
+    `lone` marks a string (STR) that escapes a lone surrogate."""
+
+    __slots__ = ("end", "kind", "lone", "start", "value")
+
+    def __init__(self, kind: int, start: int, end: int, value: object, lone: bool = False) -> None:
+        self.kind = kind
+        self.start = start
+        self.end = end
+        self.value = value
+        self.lone = lone
+
+    def member(self, key: str) -> Node | None:
+        """The first member named `key` of an object node."""
+        if self.kind == OBJ:
+            for k, _, _, node in self.value:  # type: ignore[attr-defined]
+                if k == key:
+                    return node  # type: ignore[no-any-return]
+        return None
+
+
+def _unescape(body: str) -> tuple[str, bool]:
+    """Apply JSON escapes; returns the string and whether it escapes a lone surrogate."""
+    surrogates = False
+
+    def sub(m: re.Match[str]) -> str:
+        nonlocal surrogates
+        if m.group(1) is not None:
+            ch = chr(int(m.group(1), 16))
+            if "\ud800" <= ch <= "\udfff":
+                surrogates = True
+            return ch
+        return _SIMPLE[m.group(2)]
+
+    s = _ESC.sub(sub, body)
+    if not surrogates:
+        return s, False
+    # Join escaped pairs into astral characters; what stays a surrogate is lone.
+    s = s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    return s, _SURROGATE.search(s) is not None
+
+
+def _string_error(text: str, i: int) -> ScanError:
+    """Explain why the string starting at `i` did not match."""
+    j = i + 1
+    n = len(text)
+    while j < n:
+        c = text[j]
+        if c == '"':
+            break
+        if c == "\\":
+            nxt = text[j + 1 : j + 2]
+            if nxt == "u":
+                hexs = text[j + 2 : j + 6]
+                if len(hexs) < 4 or any(h not in "0123456789abcdefABCDEF" for h in hexs):
+                    return ScanError("invalid_json", "invalid \\u escape (four hex digits expected)", j)
+                j += 6
+                continue
+            if nxt not in _SIMPLE:
+                esc = "\\" + nxt
+                return ScanError("invalid_json", f"invalid escape {esc!r}", j)
+            j += 2
+            continue
+        if c < " ":
+            return ScanError("invalid_json", f"raw control character U+{ord(c):04X} inside a string", j)
+        j += 1
+    return ScanError("invalid_json", "unterminated string", i)
+
+
+class Scanner:
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def document(self) -> Node:
+        text = self.text
+        if text.startswith("\ufeff"):
+            raise ScanError("invalid_json", "byte order mark (U+FEFF) before the message", 0)
+        i = _WS.match(text, 0).end()  # type: ignore[union-attr]
+        if i == len(text):
+            raise ScanError("invalid_json", "empty line: no JSON value", i)
+        node, i = self.value(i, 1)
+        i = _WS.match(text, i).end()  # type: ignore[union-attr]
+        if i != len(text):
+            raise ScanError("trailing_data", "data after the message object", i)
+        return node
+
+    def value(self, i: int, depth: int) -> tuple[Node, int]:
+        text = self.text
+        c = text[i : i + 1]
+        if c == "{":
+            return self.obj(i, depth)
+        if c == "[":
+            return self.arr(i, depth)
+        if c == '"':
+            return self.string(i)
+        if c == "-" or "0" <= c <= "9":
+            m = _NUM.match(text, i)
+            if m is None:
+                raise ScanError("invalid_json", "invalid number", i)
+            end = m.end()
+            nxt = text[end : end + 1]
+            if nxt and (nxt in "0123456789.eE+-" or nxt.isalpha()):
+                what = "leading zero" if text[i:end].lstrip("-") == "0" and nxt.isdigit() else "invalid number"
+                raise ScanError("invalid_json", what, i)
+            return Node(NUM, i, end, text[i:end]), end
+        for word, val in (("true", True), ("false", False), ("null", None)):
+            if text.startswith(word, i):
+                return Node(LIT, i, i + len(word), val), i + len(word)
+        if not c:
+            raise ScanError("invalid_json", "unexpected end of line", i)
+        for word in ("NaN", "Infinity", "-Infinity"):
+            if text.startswith(word, i):
+                raise ScanError("invalid_json", f"{word} is not JSON", i)
+        raise ScanError("invalid_json", f"unexpected character {c!r}", i)
+
+    def string(self, i: int) -> tuple[Node, int]:
+        m = _STR.match(self.text, i)
+        if m is None:
+            raise _string_error(self.text, i)
+        body = m.group(1)
+        if "\\" in body:
+            s, lone = _unescape(body)
+            return Node(STR, i, m.end(), s, lone), m.end()
+        return Node(STR, i, m.end(), body), m.end()
+
+    def obj(self, start: int, depth: int) -> tuple[Node, int]:
+        if depth > MAX_DEPTH:
+            raise ScanError("too_deep", f"nesting deeper than {MAX_DEPTH} levels", start)
+        text = self.text
+        members: list[tuple[str, int, bool, Node]] = []
+        i = _WS.match(text, start + 1).end()  # type: ignore[union-attr]
+        if text[i : i + 1] == "}":
+            return Node(OBJ, start, i + 1, members), i + 1
+        while True:
+            if text[i : i + 1] != '"':
+                if text[i : i + 1] == "}" and members:
+                    raise ScanError("invalid_json", "trailing comma in object", i)
+                raise ScanError("invalid_json", "object key expected (a double-quoted string)", i)
+            key, i2 = self.string(i)
+            i = _WS.match(text, i2).end()  # type: ignore[union-attr]
+            if text[i : i + 1] != ":":
+                raise ScanError("invalid_json", "':' expected after object key", i)
+            i = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
+            val, i = self.value(i, depth + 1)
+            members.append((key.value, key.start, key.lone, val))  # type: ignore[arg-type]
+            i = _WS.match(text, i).end()  # type: ignore[union-attr]
+            c = text[i : i + 1]
+            if c == ",":
+                i = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
+                continue
+            if c == "}":
+                return Node(OBJ, start, i + 1, members), i + 1
+            raise ScanError("invalid_json", "',' or '}' expected in object", i)
+
+    def arr(self, start: int, depth: int) -> tuple[Node, int]:
+        if depth > MAX_DEPTH:
+            raise ScanError("too_deep", f"nesting deeper than {MAX_DEPTH} levels", start)
+        text = self.text
+        items: list[Node] = []
+        i = _WS.match(text, start + 1).end()  # type: ignore[union-attr]
+        if text[i : i + 1] == "]":
+            return Node(ARR, start, i + 1, items), i + 1
+        while True:
+            if text[i : i + 1] == "]":
+                raise ScanError("invalid_json", "trailing comma in array", i)
+            val, i = self.value(i, depth + 1)
+            items.append(val)
+            i = _WS.match(text, i).end()  # type: ignore[union-attr]
+            c = text[i : i + 1]
+            if c == ",":
+                i = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
+                continue
+            if c == "]":
+                return Node(ARR, start, i + 1, items), i + 1
+            raise ScanError("invalid_json", "',' or ']' expected in array", i)
+
+
+def scan(text: str) -> Node:
+    """Parse one JSON text strictly (RFC 8259 grammar) into a position-aware tree."""
+    return Scanner(text).document()

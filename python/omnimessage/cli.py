@@ -1,0 +1,174 @@
+"""The `omnimessage` command line."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+from typing import BinaryIO, TextIO
+
+from .codec import encode
+from .errors import DecodeError
+from .reader import iter_messages
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+class UsageError(Exception):
+    pass
+
+
+def _report(err: DecodeError, name: str, out: TextIO) -> None:
+    where = []
+    if err.pointer:
+        where.append(f"at {err.pointer}")
+    if err.offset is not None:
+        where.append(f"byte {err.offset}")
+    suffix = f" ({', '.join(where)})" if where else ""
+    out.write(f"{name}:{err.line}: {err.category}: {err.detail}{suffix}\n")
+
+
+def _canonical_lines(fh: BinaryIO, name: str, args: argparse.Namespace, stats: dict[str, int]) -> Iterator[bytes]:
+    """Yield output lines (with LF) for one input; report invalid lines on stderr."""
+    for line in iter_messages(fh, lenient=args.lenient):
+        stats["lines"] += 1
+        if line.error is not None:
+            stats["invalid"] += 1
+            _report(line.error, name, sys.stderr)
+            if args.keep_invalid and line.raw:
+                yield line.raw + (b"\n" if line.terminated else b"")
+            continue
+        assert line.message is not None
+        out = encode(line.message)
+        if out != line.raw:
+            stats["changed"] += 1
+            if args.check:
+                sys.stderr.write(f"{name}:{line.number}: not canonical\n")
+        yield out + b"\n"
+
+
+def _in_place(path: Path, args: argparse.Namespace, stats: dict[str, int]) -> None:
+    before = stats["invalid"]
+    st = path.stat()
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as out, open(path, "rb") as fh:
+            for chunk in _canonical_lines(fh, str(path), args, stats):
+                out.write(chunk)
+            out.flush()
+            os.fsync(out.fileno())
+        if stats["invalid"] > before and not args.keep_invalid:
+            sys.stderr.write(f"{path}: left unchanged: it has invalid lines (--keep-invalid copies them through)\n")
+            os.unlink(tmp)
+            return
+        os.chmod(tmp, st.st_mode & 0o7777)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+
+
+def cmd_canonicalize(args: argparse.Namespace) -> int:
+    stats = {"lines": 0, "invalid": 0, "changed": 0}
+    if args.in_place and not args.files:
+        raise UsageError("--in-place needs file arguments")
+    if args.in_place and args.check:
+        raise UsageError("--in-place and --check exclude each other")
+    if args.in_place:
+        for f in args.files:
+            _in_place(Path(f), args, stats)
+    else:
+        out = sys.stdout.buffer
+        sources = args.files or ["-"]
+        for f in sources:
+            with contextlib.ExitStack() as stack:
+                fh = sys.stdin.buffer if f == "-" else stack.enter_context(open(f, "rb"))
+                name = "<stdin>" if f == "-" else f
+                for chunk in _canonical_lines(fh, name, args, stats):
+                    if not args.check:
+                        out.write(chunk)
+        out.flush()
+    if args.check:
+        sys.stderr.write(
+            f"{stats['lines']} lines: {stats['lines'] - stats['invalid'] - stats['changed']} canonical, "
+            f"{stats['changed']} not canonical, {stats['invalid']} invalid\n"
+        )
+        return EXIT_INVALID if stats["invalid"] or stats["changed"] else EXIT_OK
+    return EXIT_INVALID if stats["invalid"] else EXIT_OK
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from omnimessage_codegen import schema_path
+
+    sys.stdout.write(schema_path().read_text(encoding="utf-8"))
+    return EXIT_OK
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    from omnimessage_codegen import TARGETS, generate, load_schema
+
+    if args.target not in TARGETS:
+        raise UsageError(f"unknown target {args.target!r}; known: {', '.join(sorted(TARGETS))}")
+    for path in generate(args.target, load_schema(), Path(args.out)):
+        sys.stderr.write(f"wrote {path}\n")
+    return EXIT_OK
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="omnimessage", description="OmniMessage toolkit: codec, bindings, checks.")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    c = sub.add_parser("canonicalize", help="re-encode JSON Lines canonically (strict)")
+    c.add_argument("files", nargs="*", metavar="FILE", help="input files (default: stdin; '-' is stdin)")
+    c.add_argument(
+        "--in-place", action="store_true", help="replace each file atomically (kept as is if any line is invalid)"
+    )
+    c.add_argument(
+        "--keep-invalid", action="store_true", help="copy invalid lines through unchanged instead of dropping them"
+    )
+    c.add_argument(
+        "--check", action="store_true", help="write nothing; exit 1 unless every line is valid and canonical"
+    )
+    c.add_argument(
+        "--lenient", action="store_true", help="pass well-formed lines the strict decoder refuses through verbatim"
+    )
+    c.set_defaults(func=cmd_canonicalize)
+
+    s = sub.add_parser("schema", help="print the canonical JSON Schema")
+    s.set_defaults(func=cmd_schema)
+
+    g = sub.add_parser("generate", help="generate bindings or docs from the schema")
+    g.add_argument("--target", required=True, help="python | markdown")
+    g.add_argument("--out", required=True, metavar="DIR", help="output directory")
+    g.set_defaults(func=cmd_generate)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        rc: int = args.func(args)
+        return rc
+    except UsageError as exc:
+        parser.print_usage(sys.stderr)
+        sys.stderr.write(f"omnimessage: {exc}\n")
+        return EXIT_USAGE
+    except BrokenPipeError:  # pragma: no cover - the reader went away
+        with contextlib.suppress(OSError):
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
+        return EXIT_OK
+    except OSError as exc:
+        sys.stderr.write(f"omnimessage: {exc.filename or ''}: {exc.strerror or exc}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,384 @@
+"""Byte-exact codec: strict `decode`, canonical `encode`, `canonicalize`.
+
+Decoding has two paths that must agree (the test-suite checks they do):
+
+* fast: msgspec decodes straight into the generated structs (types, enums, required and
+  unknown fields, ranges), verbatim values come back as `msgspec.Raw` slices of the input,
+  then the message is re-encoded; when that gives back the input bytes, the line was
+  canonical, which also proves it had no duplicate keys and no non-canonical spelling.
+* slow (anything else: non-canonical, invalid, or beyond msgspec's recursion): a strict
+  scanner (:mod:`._scan`) that knows every value's position checks what JSON Schema cannot
+  see, outside verbatim values only, then `msgspec.convert` checks the schema.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, Final
+
+import msgspec
+
+from . import _scan
+from ._generated.models import (
+    ENVELOPE_TAGS,
+    MAX_SAFE_INTEGER,
+    NUMBER_LOCATIONS,
+    PAYLOAD_CLASSES,
+    VERBATIM_LOCATIONS,
+    Message,
+)
+from ._write import es_number, write_json
+from .errors import DecodeError, escape_pointer_token
+
+__all__ = ["OpaqueMessage", "canonicalize", "decode", "encode"]
+
+_decoder: Final = msgspec.json.Decoder(Message)
+_encoder: Final = msgspec.json.Encoder()
+_enc = _encoder.encode
+_ENVELOPE_MID: Final[dict[type, bytes]] = {
+    cls: b',"type":"' + tag.encode() + b'","payload":' for cls, tag in ENVELOPE_TAGS.items()
+}
+_LF = 0x0A
+
+
+class OpaqueMessage(msgspec.Struct, frozen=True):
+    """A well-formed line that strict decoding refused (lenient mode only).
+
+    It re-encodes to exactly its input bytes, so relays and forward-compatible readers can
+    pass through messages of a newer protocol version untouched.
+
+    Attributes:
+        raw: the line's bytes, without its line feed.
+        error: why strict decoding refused it.
+    """
+
+    raw: bytes
+    error: DecodeError
+
+
+# ---------------------------------------------------------------------------
+# encode
+# ---------------------------------------------------------------------------
+
+
+def _at(obj: Any, path: tuple[str, ...], fn: Callable[[Any], Any]) -> Any:
+    """A copy of `obj` with `fn` applied to the values at `path` (`*`: every list item)."""
+    if not path:
+        return fn(obj)
+    head, rest = path[0], path[1:]
+    if head == "*":
+        return [_at(item, rest, fn) for item in obj]
+    value = getattr(obj, head)
+    if value is msgspec.UNSET:
+        return obj
+    return msgspec.structs.replace(obj, **{head: _at(value, rest, fn)})
+
+
+def _spell_number(v: Any) -> Any:
+    if isinstance(v, float) or (isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_SAFE_INTEGER):
+        return msgspec.Raw(es_number(v).encode())
+    return v
+
+
+def encode(msg: Message | OpaqueMessage) -> bytes:
+    """The canonical bytes of a message (no trailing line feed).
+
+    Keys in schema order, optional keys only when set, strings escaped and numbers spelled as
+    `JSON.stringify` writes them, verbatim values copied byte for byte. An `OpaqueMessage`
+    encodes to its original bytes.
+    """
+    if type(msg) is OpaqueMessage:
+        return msg.raw
+    payload = msg.payload  # type: ignore[union-attr]
+    paths = NUMBER_LOCATIONS.get(type(payload))
+    if paths:
+        for path in paths:
+            payload = _at(payload, path, _spell_number)
+    origin = msg.origin  # type: ignore[union-attr]
+    try:
+        head = b'{"timestamp":' + _enc(msg.timestamp) + _ENVELOPE_MID[type(msg)] + _enc(payload)  # type: ignore[union-attr]
+        if origin is msgspec.UNSET:
+            return head + b"}"
+        return head + b',"origin":' + _enc(origin) + b"}"
+    except UnicodeEncodeError:
+        # A string holds a lone surrogate (only possible for messages built in Python):
+        # JSON.stringify writes it as a \udXXX escape, which UTF-8 cannot carry raw.
+        return _encode_slow(msg, payload)
+
+
+def _encode_slow(msg: Any, payload: Any) -> bytes:
+    parts = ['{"timestamp":', write_json(msg.timestamp), ',"type":"', ENVELOPE_TAGS[type(msg)], '","payload":']
+    parts.append(write_json(payload))
+    if msg.origin is not msgspec.UNSET:
+        parts += [',"origin":', write_json(msg.origin)]
+    parts.append("}")
+    return "".join(parts).encode("utf-8")
+
+
+# ---------------------------------------------------------------------------
+# decode
+# ---------------------------------------------------------------------------
+
+
+def decode(data: bytes | bytearray | memoryview | str, *, lenient: bool = False) -> Message | OpaqueMessage:
+    """Decode one line (one trailing line feed allowed) into a message.
+
+    Strict by default: anything the wire contract refuses raises :class:`DecodeError`, and no
+    other exception escapes, whatever the input. With `lenient=True`, a well-formed JSON
+    object that strict decoding refuses comes back as an :class:`OpaqueMessage`.
+    """
+    if isinstance(data, str):
+        data = data.encode("utf-8", "surrogatepass")
+    elif not isinstance(data, bytes):
+        data = bytes(data)
+    try:
+        msg = _decoder.decode(data)
+    except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, MemoryError):
+        return _decode_slow(data, lenient)
+    try:
+        out = encode(msg)
+    except Exception:  # pragma: no cover - encode of a decoded message cannot fail
+        return _decode_slow(data, lenient)
+    n = len(data)
+    if n and data[-1] == _LF:
+        n -= 1
+    if len(out) == n and data.startswith(out) and _verbatim_shapes_ok(msg):
+        return msg
+    return _decode_slow(data, lenient)
+
+
+def canonicalize(line: bytes | bytearray | memoryview | str, *, lenient: bool = False) -> bytes:
+    """The canonical bytes of one line (no trailing line feed); raises :class:`DecodeError`."""
+    return encode(decode(line, lenient=lenient))
+
+
+def _verbatim_shapes_ok(msg: Any) -> bool:
+    """Fast-path check of what the schema says about verbatim values (objects; scalar maps)."""
+    locs = VERBATIM_LOCATIONS.get(type(msg.payload))
+    if locs is None:
+        return True
+    for path, shape in locs:
+        for raw in _values_at(msg.payload, path):
+            view = memoryview(raw)
+            if not view or view[0] != 0x7B:  # "{"
+                return False
+            if shape == "scalar_map":
+                try:
+                    msgspec.json.decode(raw, type=dict[str, str | int | float | bool])
+                except (msgspec.DecodeError, msgspec.ValidationError):
+                    return False
+    return True
+
+
+def _values_at(obj: Any, path: tuple[str, ...]) -> list[Any]:
+    if obj is msgspec.UNSET:
+        return []
+    if not path:
+        return [obj]
+    head, rest = path[0], path[1:]
+    if head == "*":
+        return [v for item in obj for v in _values_at(item, rest)]
+    return _values_at(getattr(obj, head), rest)
+
+
+# --- slow path ---------------------------------------------------------------
+
+
+class _Refusal(Exception):
+    def __init__(self, err: DecodeError) -> None:
+        self.err = err
+
+
+def _byte_offset(text: str, pos: int) -> int:
+    return len(text[:pos].encode("utf-8", "surrogatepass"))
+
+
+def _decode_slow(data: bytes, lenient: bool) -> Message | OpaqueMessage:
+    body = data[:-1] if data.endswith(b"\n") else data
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DecodeError("invalid_utf8", f"invalid UTF-8 ({exc.reason})", offset=exc.start) from None
+    try:
+        root = _scan.scan(text)
+    except _scan.ScanError as exc:
+        raise DecodeError(exc.category, exc.detail, offset=_byte_offset(text, exc.pos)) from None
+    except RecursionError:  # pragma: no cover - the scanner's depth limit comes first
+        raise DecodeError("too_deep", "nesting too deep", offset=None) from None
+    if root.kind != _scan.OBJ:
+        raise DecodeError("wrong_type", "a message is a JSON object", offset=0)
+    try:
+        value = _Builder(text, root).build()
+        try:
+            msg: Message = msgspec.convert(value, Message, strict=True)
+        except msgspec.ValidationError as exc:
+            raise _Refusal(_schema_error(str(exc), root, text)) from None
+    except _Refusal as r:
+        if lenient:
+            return OpaqueMessage(raw=body, error=r.err)
+        raise r.err from None
+    return msg
+
+
+_NO_VERBATIM: Final[dict[tuple[str, ...], str]] = {}
+
+
+class _Builder:
+    """Turns the scanned tree into plain values for `msgspec.convert`, refusing what JSON
+    Schema cannot see (outside verbatim values) and cutting verbatim values as raw bytes."""
+
+    def __init__(self, text: str, root: _scan.Node) -> None:
+        self.text = text
+        self.root = root
+        env = root.member("type")
+        payload = root.member("payload")
+        ptype = payload.member("type") if payload is not None else None
+        env_tag = env.value if env is not None and env.kind == _scan.STR else None
+        p_tag = ptype.value if ptype is not None and ptype.kind == _scan.STR else None
+        cls = PAYLOAD_CLASSES.get((env_tag, p_tag))  # type: ignore[arg-type]
+        self.verbatim = {path: shape for path, shape in VERBATIM_LOCATIONS.get(cls, ())} if cls else _NO_VERBATIM
+
+    def refuse(self, category: str, detail: str, pointer: str, pos: int) -> _Refusal:
+        return _Refusal(DecodeError(category, detail, pointer=pointer, offset=_byte_offset(self.text, pos)))
+
+    def build(self) -> Any:
+        return self.value(self.root, "", None)
+
+    def value(self, node: _scan.Node, pointer: str, rel: tuple[str, ...] | None) -> Any:
+        # rel: the path relative to the payload (None outside it), for verbatim lookup
+        if rel is not None and self.verbatim:
+            generic = tuple("*" if p.isdigit() else p for p in rel)
+            shape = self.verbatim.get(generic)
+            if shape is not None:
+                return self.verbatim_value(node, pointer, shape)
+        kind = node.kind
+        if kind == _scan.OBJ:
+            out: dict[str, Any] = {}
+            for key, key_start, key_lone, child in node.value:  # type: ignore[attr-defined]
+                ptr = pointer + "/" + escape_pointer_token(key)
+                if key_lone:
+                    raise self.refuse("lone_surrogate", "object key escapes a lone surrogate", ptr, key_start)
+                if key in out:
+                    raise self.refuse("duplicate_key", f"duplicate key {key!r}", ptr, key_start)
+                crel: tuple[str, ...] | None
+                if rel is None:
+                    crel = () if pointer == "" and key == "payload" else None
+                else:
+                    crel = (*rel, key)
+                out[key] = self.value(child, ptr, crel)
+            return out
+        if kind == _scan.ARR:
+            items: list[_scan.Node] = node.value  # type: ignore[assignment]
+            return [
+                self.value(c, f"{pointer}/{i}", None if rel is None else (*rel, str(i))) for i, c in enumerate(items)
+            ]
+        if kind == _scan.STR:
+            if node.lone:
+                raise self.refuse("lone_surrogate", "string escapes a lone surrogate", pointer, node.start)
+            return node.value
+        if kind == _scan.NUM:
+            return self.number(node, pointer)
+        return node.value
+
+    def number(self, node: _scan.Node, pointer: str) -> int | float:
+        spelling: str = node.value  # type: ignore[assignment]
+        if len(spelling) <= 400 and not any(c in spelling for c in ".eE"):
+            return int(spelling)
+        f = float(spelling)
+        if f in (float("inf"), float("-inf")):
+            raise self.refuse(
+                "invalid_number",
+                f"{spelling[:40]}... is beyond the IEEE 754 double range"
+                if len(spelling) > 40
+                else f"{spelling} is beyond the IEEE 754 double range",
+                pointer,
+                node.start,
+            )
+        return f
+
+    def verbatim_value(self, node: _scan.Node, pointer: str, shape: str) -> msgspec.Raw:
+        if node.kind != _scan.OBJ:
+            raise self.refuse("wrong_type", "a verbatim value here must be a JSON object", pointer, node.start)
+        if shape == "scalar_map":
+            for key, _, _, child in node.value:  # type: ignore[attr-defined]
+                if child.kind not in (_scan.STR, _scan.NUM) and not (
+                    child.kind == _scan.LIT and child.value is not None
+                ):
+                    ptr = pointer + "/" + escape_pointer_token(key)
+                    raise self.refuse(
+                        "wrong_type", "values here must be strings, numbers or booleans", ptr, child.start
+                    )
+        return msgspec.Raw(self.text[node.start : node.end].encode("utf-8"))
+
+
+# --- msgspec validation messages -> categories ----------------------------------
+
+_PATH = re.compile(r"(.*) - at `(\$(?:\.[A-Za-z_][A-Za-z0-9_]*|\[\d+\])*)`", re.S)
+_PATH_PART = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
+
+
+def _pointer(path: str) -> str:
+    return "".join("/" + (m.group(1) or m.group(2)) for m in _PATH_PART.finditer(path[1:]))
+
+
+def _node_at(root: _scan.Node, pointer: str) -> _scan.Node | None:
+    node: _scan.Node | None = root
+    for tok in pointer.split("/")[1:]:
+        if node is None:
+            return None
+        if node.kind == _scan.OBJ:
+            node = node.member(tok.replace("~1", "/").replace("~0", "~"))
+        elif node.kind == _scan.ARR and tok.isdigit() and int(tok) < len(node.value):  # type: ignore[arg-type]
+            node = node.value[int(tok)]  # type: ignore[index]
+        else:
+            return None
+    return node
+
+
+def _schema_error(message: str, root: _scan.Node, text: str) -> DecodeError:
+    m = _PATH.fullmatch(message)
+    what, pointer = (m.group(1), _pointer(m.group(2))) if m else (message, "")
+    node = _node_at(root, pointer)
+    offset = None if node is None else _byte_offset(text, node.start)
+    if what.startswith("Object missing required field `"):
+        field = what[len("Object missing required field `") : -1]
+        return DecodeError(
+            "missing_field", f"required key {field!r} is missing", pointer=f"{pointer}/{field}", offset=offset
+        )
+    if what.startswith("Object contains unknown field `"):
+        field = what[len("Object contains unknown field `") : -1]
+        ptr = f"{pointer}/{escape_pointer_token(field)}"
+        off = offset
+        if node is not None and node.kind == _scan.OBJ:
+            for k, k_start, _, _ in node.value:  # type: ignore[attr-defined]
+                if k == field:
+                    off = _byte_offset(text, k_start)
+                    break
+        return DecodeError("unexpected_field", f"key {field!r} is not defined here", pointer=ptr, offset=off)
+    if what.startswith("Invalid value ") and pointer.endswith("/type"):
+        return DecodeError(
+            "unknown_type", f"unknown type {what[len('Invalid value ') :]}", pointer=pointer, offset=offset
+        )
+    if what.startswith("Invalid enum value"):
+        return DecodeError(
+            "invalid_value", what[len("Invalid enum value ") :] + " is not allowed here", pointer=pointer, offset=offset
+        )
+    if what.startswith("Expected `int`, got `float`") and node is not None and node.kind == _scan.NUM:
+        if float(node.value).is_integer():  # type: ignore[arg-type]
+            return DecodeError(
+                "invalid_number",
+                f"integer written as {node.value!r}: integers take no fraction or exponent",
+                pointer=pointer,
+                offset=offset,
+            )
+        return DecodeError("wrong_type", f"expected an integer, got {node.value!r}", pointer=pointer, offset=offset)
+    if what.startswith("Expected `") and ", got `" in what:
+        return DecodeError("wrong_type", what[0].lower() + what[1:], pointer=pointer, offset=offset)
+    if what.startswith("Expected `") and (" of length " in what or " >= " in what or " <= " in what):
+        return DecodeError("invalid_value", what[0].lower() + what[1:], pointer=pointer, offset=offset)
+    if what.startswith("Expected `"):
+        return DecodeError("wrong_type", what[0].lower() + what[1:], pointer=pointer, offset=offset)
+    if "out of range" in what:
+        return DecodeError("invalid_value", what, pointer=pointer, offset=offset)
+    return DecodeError("invalid_value", what, pointer=pointer, offset=offset)  # pragma: no cover

@@ -1,0 +1,99 @@
+"""Streaming JSON Lines reading: every line decoded or reported, memory flat."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import BinaryIO
+
+from ._generated.models import DEFAULT_MAX_LINE_BYTES, Message
+from .codec import OpaqueMessage, decode
+from .errors import DecodeError
+
+__all__ = ["Line", "iter_lines", "iter_messages"]
+
+_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a JSON Lines input.
+
+    Exactly one of `message` and `error` is set. `raw` is the line without its line feed
+    (empty for a line refused as `too_large`, which is not kept in memory). `terminated`
+    is false for a last line with no line feed.
+    """
+
+    number: int
+    raw: bytes
+    message: Message | OpaqueMessage | None
+    error: DecodeError | None
+    terminated: bool = True
+
+
+def iter_lines(
+    fh: BinaryIO, *, max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+) -> Iterator[tuple[int, bytes | None, bool]]:
+    """Yield (line number, bytes without LF or None when longer than the limit, terminated)."""
+    number = 0
+    while True:
+        chunk = fh.readline(max_line_bytes + 1)
+        if not chunk:
+            return
+        number += 1
+        if len(chunk) > max_line_bytes and not chunk.endswith(b"\n"):
+            # Too long: skip to the end of this line without keeping it.
+            terminated = False
+            while True:
+                rest = fh.readline(_CHUNK)
+                if not rest:
+                    break
+                if rest.endswith(b"\n"):
+                    terminated = True
+                    break
+            yield number, None, terminated
+            if not terminated:
+                return
+            continue
+        if chunk.endswith(b"\n"):
+            yield number, chunk[:-1], True
+        else:
+            yield number, chunk, False
+
+
+def iter_messages(
+    source: str | os.PathLike[str] | BinaryIO,
+    *,
+    lenient: bool = False,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+) -> Iterator[Line]:
+    """Decode a JSON Lines file or binary stream line by line.
+
+    Never stops early: each line yields a :class:`Line` holding its message or its
+    :class:`DecodeError` (with `.line` set). A last line with no line feed that does not
+    decode is reported as `truncated` (a torn write), whatever else is wrong with it.
+    """
+    if isinstance(source, (str, os.PathLike)):
+        with open(source, "rb") as fh:
+            yield from iter_messages(fh, lenient=lenient, max_line_bytes=max_line_bytes)
+        return
+    for number, raw, terminated in iter_lines(source, max_line_bytes=max_line_bytes):
+        if raw is None:
+            err = DecodeError("too_large", f"line longer than {max_line_bytes} bytes", line=number)
+            yield Line(number, b"", None, err, terminated)
+            continue
+        try:
+            msg = decode(raw, lenient=lenient)
+        except DecodeError as exc:
+            if not terminated:
+                exc = DecodeError(
+                    "truncated",
+                    f"last line has no line feed and does not decode ({exc.category}: {exc.detail})",
+                    pointer=exc.pointer,
+                    offset=exc.offset,
+                )
+            exc.line = number
+            yield Line(number, raw, None, exc, terminated)
+            continue
+        yield Line(number, raw, msg, None, terminated)
