@@ -13,13 +13,27 @@ Decode a line strictly, get typed msgspec structs, encode them back to the very 
 
 from ._generated.models import *  # noqa: F403
 from ._generated.models import __all__ as _generated_all
+from .aggregate import Aggregator
+from .builders import *  # noqa: F403
+from .builders import __all__ as _builders_all
 from .codec import OpaqueMessage, canonicalize, decode, encode
 from .errors import CATEGORIES, LEXICAL_CATEGORIES, DecodeError
+from .guards import is_complete_model, is_event, is_model, is_partial, is_session_meta
+from .reader import Line, iter_messages
 
 __version__ = "0.1.0"
 
 __all__ = [
     *_generated_all,
+    *_builders_all,
+    "Aggregator",
+    "Line",
+    "iter_messages",
+    "is_complete_model",
+    "is_event",
+    "is_model",
+    "is_partial",
+    "is_session_meta",
     "CATEGORIES",
     "LEXICAL_CATEGORIES",
     "DecodeError",

@@ -22,6 +22,7 @@ import msgspec
 from . import _scan
 from ._generated.models import (
     ENVELOPE_TAGS,
+    MAX_DEPTH,
     MAX_SAFE_INTEGER,
     NUMBER_LOCATIONS,
     PAYLOAD_CLASSES,
@@ -153,15 +154,24 @@ def canonicalize(line: bytes | bytearray | memoryview | str, *, lenient: bool = 
     return encode(decode(line, lenient=lenient))
 
 
+# Outside verbatim values a schema-valid message nests at most this deep (envelope, payload,
+# tools, tool, parameters), so a verbatim value with fewer brackets than the rest of the
+# budget cannot exceed MAX_DEPTH; one that might is settled by the slow path.
+_VERBATIM_DEPTH_BUDGET: Final = MAX_DEPTH - 5
+
+
 def _verbatim_shapes_ok(msg: Any) -> bool:
-    """Fast-path check of what the schema says about verbatim values (objects; scalar maps)."""
+    """Fast-path check of what the schema says about verbatim values (objects, scalar maps,
+    depth): anything doubtful goes to the slow path, which decides exactly."""
     locs = VERBATIM_LOCATIONS.get(type(msg.payload))
     if locs is None:
         return True
     for path, shape in locs:
         for raw in _values_at(msg.payload, path):
-            view = memoryview(raw)
-            if not view or view[0] != 0x7B:  # "{"
+            data = bytes(raw)
+            if not data or data[0] != 0x7B:  # "{"
+                return False
+            if data.count(b"{") + data.count(b"[") > _VERBATIM_DEPTH_BUDGET:
                 return False
             if shape == "scalar_map":
                 try:
