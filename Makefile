@@ -40,7 +40,12 @@ test: setup check-generated lint
 	$(BIN)/pytest
 
 demo: setup
-	$(BIN)/python examples/demo.py
+	@echo "== examples/trace.jsonl: decoded strictly, re-encoded byte for byte =="
+	@$(BIN)/omnimessage canonicalize examples/trace.jsonl | cmp - examples/trace.jsonl && \
+	  echo "identical: $$(wc -l < examples/trace.jsonl) lines, every fidelity/parameters/output value kept verbatim"
+	@echo
+	@echo "== examples/invalid.jsonl: every line refused with its category, pointer and offset =="
+	@$(BIN)/omnimessage canonicalize examples/invalid.jsonl > /dev/null; test $$? = 1
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -64,22 +64,35 @@ class OpaqueMessage(msgspec.Struct, frozen=True):
 
 
 def _at(obj: Any, path: tuple[str, ...], fn: Callable[[Any], Any]) -> Any:
-    """A copy of `obj` with `fn` applied to the values at `path` (`*`: every list item)."""
+    """`obj` with `fn` applied to the values at `path` (`*`: every list item); copies only
+    what changes, returns `obj` itself when nothing does."""
     if not path:
         return fn(obj)
     head, rest = path[0], path[1:]
     if head == "*":
-        return [_at(item, rest, fn) for item in obj]
+        items = [_at(item, rest, fn) for item in obj]
+        return obj if all(a is b for a, b in zip(items, obj, strict=True)) else items
     value = getattr(obj, head)
     if value is msgspec.UNSET:
         return obj
-    return msgspec.structs.replace(obj, **{head: _at(value, rest, fn)})
+    new = _at(value, rest, fn)
+    return obj if new is value else msgspec.structs.replace(obj, **{head: new})
 
 
 def _spell_number(v: Any) -> Any:
-    if isinstance(v, float) or (isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_SAFE_INTEGER):
+    if type(v) is float or (type(v) is int and abs(v) > MAX_SAFE_INTEGER):
         return msgspec.Raw(es_number(v).encode())
     return v
+
+
+def _canonical_payload(payload: Any) -> Any:
+    """The payload with `number` values that msgspec would spell differently from
+    ECMAScript replaced by their ECMAScript spelling (as raw JSON)."""
+    paths = NUMBER_LOCATIONS.get(type(payload))
+    if paths:
+        for path in paths:
+            payload = _at(payload, path, _spell_number)
+    return payload
 
 
 def encode(msg: Message | OpaqueMessage) -> bytes:
@@ -91,21 +104,39 @@ def encode(msg: Message | OpaqueMessage) -> bytes:
     """
     if type(msg) is OpaqueMessage:
         return msg.raw
-    payload = msg.payload  # type: ignore[union-attr]
-    paths = NUMBER_LOCATIONS.get(type(payload))
-    if paths:
-        for path in paths:
-            payload = _at(payload, path, _spell_number)
+    payload = _canonical_payload(msg.payload)  # type: ignore[union-attr]
     origin = msg.origin  # type: ignore[union-attr]
     try:
-        head = b'{"timestamp":' + _enc(msg.timestamp) + _ENVELOPE_MID[type(msg)] + _enc(payload)  # type: ignore[union-attr]
-        if origin is msgspec.UNSET:
-            return head + b"}"
-        return head + b',"origin":' + _enc(origin) + b"}"
+        parts = [b'{"timestamp":', _enc(msg.timestamp), _ENVELOPE_MID[type(msg)], _enc(payload)]  # type: ignore[union-attr]
+        if origin is not msgspec.UNSET:
+            parts += [b',"origin":', _enc(origin)]
+        parts.append(b"}")
+        return b"".join(parts)
     except UnicodeEncodeError:
         # A string holds a lone surrogate (only possible for messages built in Python):
         # JSON.stringify writes it as a \udXXX escape, which UTF-8 cannot carry raw.
         return _encode_slow(msg, payload)
+
+
+def _is_canonical_encoding(msg: Any, data: bytes) -> bool:
+    """Whether `data` (one optional LF) is exactly `encode(msg)`; compares piece by piece in
+    place, without building the whole line."""
+    n = len(data)
+    if n and data[-1] == _LF:
+        n -= 1
+    try:
+        head = b'{"timestamp":' + _enc(msg.timestamp) + _ENVELOPE_MID[type(msg)]
+        if not data.startswith(head):
+            return False
+        body = _enc(_canonical_payload(msg.payload))
+        off = len(head)
+        if not data.startswith(body, off):
+            return False
+        off += len(body)
+        tail = b"}" if msg.origin is msgspec.UNSET else b',"origin":' + _enc(msg.origin) + b"}"
+    except UnicodeEncodeError:  # pragma: no cover - decoded strings are well-formed
+        return False
+    return off + len(tail) == n and data.startswith(tail, off)
 
 
 def _encode_slow(msg: Any, payload: Any) -> bytes:
@@ -137,14 +168,7 @@ def decode(data: bytes | bytearray | memoryview | str, *, lenient: bool = False)
         msg = _decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, MemoryError):
         return _decode_slow(data, lenient)
-    try:
-        out = encode(msg)
-    except Exception:  # pragma: no cover - encode of a decoded message cannot fail
-        return _decode_slow(data, lenient)
-    n = len(data)
-    if n and data[-1] == _LF:
-        n -= 1
-    if len(out) == n and data.startswith(out) and _verbatim_shapes_ok(msg):
+    if _is_canonical_encoding(msg, data) and _verbatim_shapes_ok(msg):
         return msg
     return _decode_slow(data, lenient)
 
@@ -161,8 +185,8 @@ _VERBATIM_DEPTH_BUDGET: Final = MAX_DEPTH - 5
 
 
 def _verbatim_shapes_ok(msg: Any) -> bool:
-    """Fast-path check of what the schema says about verbatim values (objects, scalar maps,
-    depth): anything doubtful goes to the slow path, which decides exactly."""
+    """Fast-path check of verbatim values: UTF-8, what the schema says (objects, scalar
+    maps) and depth; anything doubtful goes to the slow path, which decides exactly."""
     locs = VERBATIM_LOCATIONS.get(type(msg.payload))
     if locs is None:
         return True
@@ -171,7 +195,12 @@ def _verbatim_shapes_ok(msg: Any) -> bool:
             data = bytes(raw)
             if not data or data[0] != 0x7B:  # "{"
                 return False
-            if data.count(b"{") + data.count(b"[") > _VERBATIM_DEPTH_BUDGET:
+            if not data.isascii():  # msgspec skips verbatim values without checking UTF-8
+                try:
+                    data.decode("utf-8")
+                except UnicodeDecodeError:
+                    return False
+            if len(data) > _VERBATIM_DEPTH_BUDGET and data.count(b"{") + data.count(b"[") > _VERBATIM_DEPTH_BUDGET:
                 return False
             if shape == "scalar_map":
                 try:

@@ -124,3 +124,11 @@ def test_verbatim_path_is_only_where_the_schema_says() -> None:
     with pytest.raises(om.DecodeError) as exc:
         om.decode(line)
     assert exc.value.category == "lone_surrogate"
+
+
+def test_invalid_utf8_inside_verbatim_is_refused() -> None:
+    # msgspec skips a Raw value without validating its UTF-8; the codec must not.
+    for bad in (b'{"s":"\xed\xa0\x80"}', b'{"s":"\xff"}', b'{"\xc0\xaf":1}'):
+        with pytest.raises(om.DecodeError) as exc:
+            om.decode(HEAD + bad + b"}}")
+        assert exc.value.category == "invalid_utf8"
