@@ -37,9 +37,7 @@ __all__ = ["OpaqueMessage", "canonicalize", "decode", "encode"]
 _decoder: Final = msgspec.json.Decoder(Message)
 _encoder: Final = msgspec.json.Encoder()
 _enc = _encoder.encode
-_ENVELOPE_MID: Final[dict[type, bytes]] = {
-    cls: b',"type":"' + tag.encode() + b'","payload":' for cls, tag in ENVELOPE_TAGS.items()
-}
+_TAGS: Final[dict[type, str]] = dict(ENVELOPE_TAGS)
 _LF = 0x0A
 
 
@@ -95,6 +93,16 @@ def _canonical_payload(payload: Any) -> Any:
     return payload
 
 
+class _Wire(msgspec.Struct, gc=False):
+    """An envelope in canonical member order, for encoding (msgspec writes a tagged struct's
+    tag first, so the tagged envelope classes cannot be encoded directly)."""
+
+    timestamp: Any
+    type: str
+    payload: Any
+    origin: Any = msgspec.UNSET
+
+
 def encode(msg: Message | OpaqueMessage) -> bytes:
     """The canonical bytes of a message (no trailing line feed).
 
@@ -104,39 +112,15 @@ def encode(msg: Message | OpaqueMessage) -> bytes:
     """
     if type(msg) is OpaqueMessage:
         return msg.raw
-    payload = _canonical_payload(msg.payload)  # type: ignore[union-attr]
-    origin = msg.origin  # type: ignore[union-attr]
+    payload = msg.payload  # type: ignore[union-attr]
+    if type(payload) in NUMBER_LOCATIONS:
+        payload = _canonical_payload(payload)
     try:
-        parts = [b'{"timestamp":', _enc(msg.timestamp), _ENVELOPE_MID[type(msg)], _enc(payload)]  # type: ignore[union-attr]
-        if origin is not msgspec.UNSET:
-            parts += [b',"origin":', _enc(origin)]
-        parts.append(b"}")
-        return b"".join(parts)
+        return _enc(_Wire(msg.timestamp, _TAGS[type(msg)], payload, msg.origin))  # type: ignore[union-attr]
     except UnicodeEncodeError:
         # A string holds a lone surrogate (only possible for messages built in Python):
         # JSON.stringify writes it as a \udXXX escape, which UTF-8 cannot carry raw.
         return _encode_slow(msg, payload)
-
-
-def _is_canonical_encoding(msg: Any, data: bytes) -> bool:
-    """Whether `data` (one optional LF) is exactly `encode(msg)`; compares piece by piece in
-    place, without building the whole line."""
-    n = len(data)
-    if n and data[-1] == _LF:
-        n -= 1
-    try:
-        head = b'{"timestamp":' + _enc(msg.timestamp) + _ENVELOPE_MID[type(msg)]
-        if not data.startswith(head):
-            return False
-        body = _enc(_canonical_payload(msg.payload))
-        off = len(head)
-        if not data.startswith(body, off):
-            return False
-        off += len(body)
-        tail = b"}" if msg.origin is msgspec.UNSET else b',"origin":' + _enc(msg.origin) + b"}"
-    except UnicodeEncodeError:  # pragma: no cover - decoded strings are well-formed
-        return False
-    return off + len(tail) == n and data.startswith(tail, off)
 
 
 def _encode_slow(msg: Any, payload: Any) -> bytes:
@@ -168,7 +152,20 @@ def decode(data: bytes | bytearray | memoryview | str, *, lenient: bool = False)
         msg = _decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, MemoryError):
         return _decode_slow(data, lenient)
-    if _is_canonical_encoding(msg, data) and _verbatim_shapes_ok(msg):
+    # msgspec checked types, enums, required and unknown fields and ranges. What it cannot
+    # see (duplicate keys, non-canonical spelling) is settled by re-encoding: equal bytes
+    # prove the line canonical; anything else takes the slow path, which decides exactly.
+    payload = msg.payload
+    ptype = type(payload)
+    if ptype in VERBATIM_LOCATIONS and not _verbatim_shapes_ok(msg):
+        return _decode_slow(data, lenient)
+    if ptype in NUMBER_LOCATIONS:
+        payload = _canonical_payload(payload)
+    try:
+        out = _enc(_Wire(msg.timestamp, _TAGS[type(msg)], payload, msg.origin))
+    except UnicodeEncodeError:  # pragma: no cover - decoded strings are well-formed
+        return _decode_slow(data, lenient)
+    if out == data or (len(out) + 1 == len(data) and data[-1] == _LF and data.startswith(out)):
         return msg
     return _decode_slow(data, lenient)
 
