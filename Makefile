@@ -33,7 +33,7 @@ check-generated: setup
 	if [ $$rc = 0 ]; then echo "generated code is fresh"; fi; exit $$rc
 
 lint: setup
-	$(BIN)/ruff check python codegen
+	$(BIN)/ruff check python codegen bench
 	$(BIN)/mypy
 
 test: setup check-generated lint

@@ -20,9 +20,9 @@ import omnimessage as om
 
 MB = 1 << 20
 WORDS = (
-    "the of and to in is for on with as by at from that this file line error value function return "
-    "import class def const let async await type string number object array null true false self "
-    "résumé naïve 中文 日本語 😀 ✓ → «quoted» \"dq\" back\\slash tab\t"
+    "the of and to in is for on with as by at from that this file line error value function return import "
+    "class def const let async await type string number object array null true false self résumé naïve "
+    '中文 日本語 😀 ✓ → «quoted» "dq" back\\slash tab\t'
 ).split(" ")
 CODE = [
     'def handler(event):\n    return {"status": 200, "body": json.dumps(event)}\n',
@@ -77,9 +77,17 @@ def _session_head(g: _Gen, sid: str) -> list[om.Message]:
         for k in range(g.r.randint(8, 24))
     ]
     return [
-        om.session_meta(session_id=sid, provider="anthropic", model_id="claude-sonnet-4-5", model_context_window=200000,
-                        system_prompt=g.text(4000, 12000), agent_state="/home/ada/.penguin/agents/default",
-                        workspace="/home/ada/src/app", source="cli", timestamp=g.ts()),
+        om.session_meta(
+            session_id=sid,
+            provider="anthropic",
+            model_id="claude-sonnet-4-5",
+            model_context_window=200000,
+            system_prompt=g.text(4000, 12000),
+            agent_state="/home/ada/.penguin/agents/default",
+            workspace="/home/ada/src/app",
+            source="cli",
+            timestamp=g.ts(),
+        ),
         om.tool_list_ready(tools, timestamp=g.ts()),
     ]
 
@@ -138,8 +146,11 @@ def stream(target_bytes: int, seed: int = 2) -> Iterator[bytes]:
         for i, p in enumerate(pieces):
             msgs.append(om.partial_text("delta", p, timestamp=g.ts()))
             if i < 3:
-                msgs.append(om.partial_tool_call("delta", "tool_1", args[i * len(args) // 3 : (i + 1) * len(args) // 3], cid,
-                                                 timestamp=g.ts()))
+                msgs.append(
+                    om.partial_tool_call(
+                        "delta", "tool_1", args[i * len(args) // 3 : (i + 1) * len(args) // 3], cid, timestamp=g.ts()
+                    )
+                )
         msgs.append(om.partial_text("stop", "", timestamp=g.ts()))
         msgs.append(om.assistant_text(text, timestamp=g.ts()))
         msgs.append(om.partial_tool_call("stop", "tool_1", "", cid, timestamp=g.ts()))
@@ -165,14 +176,18 @@ def small(target_bytes: int, seed: int = 3) -> Iterator[bytes]:
     g = _Gen(seed)
     written = 0
     while written < target_bytes:
-        m = g.r.choice([
-            lambda: om.request_begin(timestamp=g.ts()),
-            lambda: om.request_end("completed", timestamp=g.ts()),
-            lambda: om.approval_decision("allow", f"toolu_{g.r.getrandbits(20)}", timestamp=g.ts()),
-            lambda: om.user_text(g.text(5, 60), timestamp=g.ts()),
-            lambda: om.partial_text("delta", g.text(1, 12), timestamp=g.ts()),
-            lambda: om.token_usage(om.token_counts(total=g.r.randint(0, 10**6)), om.token_counts(), timestamp=g.ts()),
-        ])()
+        m = g.r.choice(
+            [
+                lambda: om.request_begin(timestamp=g.ts()),
+                lambda: om.request_end("completed", timestamp=g.ts()),
+                lambda: om.approval_decision("allow", f"toolu_{g.r.getrandbits(20)}", timestamp=g.ts()),
+                lambda: om.user_text(g.text(5, 60), timestamp=g.ts()),
+                lambda: om.partial_text("delta", g.text(1, 12), timestamp=g.ts()),
+                lambda: om.token_usage(
+                    om.token_counts(total=g.r.randint(0, 10**6)), om.token_counts(), timestamp=g.ts()
+                ),
+            ]
+        )()
         line = om.encode(m) + b"\n"
         written += len(line)
         yield line

@@ -75,7 +75,9 @@ def _fastjsonschema() -> Callable[[Lines], Result]:
     import orjson
 
     schema = _schema()
-    schema["$schema"] = "http://json-schema.org/draft-07/schema#"  # its newest draft; 2020-12 keywords used here are the same
+    schema["$schema"] = (
+        "http://json-schema.org/draft-07/schema#"  # its newest draft; 2020-12 keywords used here are the same
+    )
     validate = fastjsonschema.compile(schema)
 
     def run(lines: Lines) -> Result:

@@ -7,14 +7,63 @@ from typing import Any
 
 TARGETS = [
     # (label, task, corpus, ours, other, minimum ratio)
-    ("Python decode_validate vs msgspec-untyped (floor)", "decode_validate", "trace", "omnimessage-python", "msgspec-untyped", 0.8),
-    ("Python decode_validate vs orjson+jsonschema_rs", "decode_validate", "trace", "omnimessage-python", "orjson+jsonschema_rs", 1.0),
+    (
+        "Python decode_validate vs msgspec-untyped (floor)",
+        "decode_validate",
+        "trace",
+        "omnimessage-python",
+        "msgspec-untyped",
+        0.8,
+    ),
+    (
+        "Python decode_validate vs orjson+jsonschema_rs",
+        "decode_validate",
+        "trace",
+        "omnimessage-python",
+        "orjson+jsonschema_rs",
+        1.0,
+    ),
     ("Python decode_validate vs jsonschema", "decode_validate", "trace", "omnimessage-python", "jsonschema", 100.0),
-    ("Python roundtrip vs msgspec-untyped parse", "roundtrip", "trace", "omnimessage-python", ("decode_validate", "msgspec-untyped"), 0.45),
-    ("TypeScript decode_validate vs JSON.parse", "decode_validate", "trace", "omnimessage-typescript", "json-parse", 0.6),
-    ("TypeScript roundtrip vs JSON.parse", "roundtrip", "trace", "omnimessage-typescript", ("decode_validate", "json-parse"), 0.3),
-    ("validate_rules (trace) vs our decode_validate", "validate_rules", "trace", "omnimessage-python", ("decode_validate", "omnimessage-python"), 0.5),
-    ("validate_rules (stream) vs our decode_validate", "validate_rules", "stream", "omnimessage-python", ("decode_validate", "omnimessage-python"), 0.5),
+    (
+        "Python roundtrip vs msgspec-untyped parse",
+        "roundtrip",
+        "trace",
+        "omnimessage-python",
+        ("decode_validate", "msgspec-untyped"),
+        0.45,
+    ),
+    (
+        "TypeScript decode_validate vs JSON.parse",
+        "decode_validate",
+        "trace",
+        "omnimessage-typescript",
+        "json-parse",
+        0.6,
+    ),
+    (
+        "TypeScript roundtrip vs JSON.parse",
+        "roundtrip",
+        "trace",
+        "omnimessage-typescript",
+        ("decode_validate", "json-parse"),
+        0.3,
+    ),
+    (
+        "validate_rules (trace) vs our decode_validate",
+        "validate_rules",
+        "trace",
+        "omnimessage-python",
+        ("decode_validate", "omnimessage-python"),
+        0.5,
+    ),
+    (
+        "validate_rules (stream) vs our decode_validate",
+        "validate_rules",
+        "stream",
+        "omnimessage-python",
+        ("decode_validate", "omnimessage-python"),
+        0.5,
+    ),
 ]
 
 
@@ -32,7 +81,14 @@ def target_rows(doc: dict[str, Any]) -> list[tuple[str, float | None, float, boo
         rows.append((label, r, minimum, None if r is None else r >= minimum))
     mem = doc.get("memory")
     if mem:
-        rows.append(("peak RSS validating the large trace (MB; target < 200)", mem["peak_rss_mb"], 200, mem["peak_rss_mb"] < 200))
+        rows.append(
+            (
+                "peak RSS validating the large trace (MB; target < 200)",
+                mem["peak_rss_mb"],
+                200,
+                mem["peak_rss_mb"] < 200,
+            )
+        )
     par = doc.get("parallel")
     if par:
         rows.append(("validate --jobs 2 speedup over --jobs 1", par["speedup"], 1.7, par["speedup"] >= 1.7))
@@ -57,7 +113,8 @@ def write_markdown(doc: dict[str, Any], path: Path) -> None:
         out.append(f"| {name} | {c['bytes']:,} | {c['lines']:,} |")
     out += ["", "## Targets", "", "| target | measured | minimum | met |", "| --- | ---: | ---: | --- |"]
     for label, r, minimum, ok in target_rows(doc):
-        out.append(f"| {label} | {'n/a' if r is None else r} | {minimum} | {'n/a' if ok is None else ('yes' if ok else '**no**')} |")
+        met = "n/a" if ok is None else ("yes" if ok else "**no**")
+        out.append(f"| {label} | {'n/a' if r is None else r} | {minimum} | {met} |")
     for task in ("decode_validate", "roundtrip", "validate_rules"):
         rows = [r for r in doc["results"] if r["task"] == task]
         if not rows:
@@ -65,26 +122,46 @@ def write_markdown(doc: dict[str, Any], path: Path) -> None:
         out += ["", f"## {task}", ""]
         for corpus in dict.fromkeys(r["corpus"] for r in rows):
             crow = sorted((r for r in rows if r["corpus"] == corpus), key=lambda r: -r["mb_per_s"])
-            ours_py = _get(doc, task, corpus, "omnimessage-python") or _get(doc, "decode_validate", corpus, "omnimessage-python")
+            ours_py = _get(doc, task, corpus, "omnimessage-python") or _get(
+                doc, "decode_validate", corpus, "omnimessage-python"
+            )
             floor = _get(doc, "decode_validate", corpus, "msgspec-untyped")
-            out += [f"### {corpus}", "", "| implementation | MB/s | msgs/s | x ours (Python) | x msgspec floor | spread | accepted | identical | note |",
-                    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+            out += [
+                f"### {corpus}",
+                "",
+                "| implementation | MB/s | msgs/s | x ours (Python) | x msgspec floor | spread | accepted "
+                "| identical | note |",
+                "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+            ]
             for r in crow:
                 vs_ours = f"{r['mb_per_s'] / ours_py['mb_per_s']:.2f}" if ours_py else ""
                 vs_floor = f"{r['mb_per_s'] / floor['mb_per_s']:.2f}" if floor else ""
                 ident = "" if r["identical"] is None else f"{r['identical']}/{r['accepted']}"
                 note = r["note"] + (" (extrapolated from a slice)" if r["extrapolated"] else "")
-                out.append(f"| {r['impl']} | {r['mb_per_s']} | {r['msgs_per_s']:,} | {vs_ours} | {vs_floor} | {r['spread']} | "
-                           f"{r['accepted']}/{r['lines']} | {ident} | {note} |")
+                out.append(
+                    f"| {r['impl']} | {r['mb_per_s']} | {r['msgs_per_s']:,} | {vs_ours} | {vs_floor} | {r['spread']} | "
+                    f"{r['accepted']}/{r['lines']} | {ident} | {note} |"
+                )
             out.append("")
     if doc.get("memory"):
         mem = doc["memory"]
-        out += ["## memory", "", f"`omnimessage validate --profile trace` on a {mem['file_bytes'] / (1 << 30):.2f} GiB trace: "
-                f"peak RSS {mem['peak_rss_mb']} MB, {mem['seconds']} s ({mem['mb_per_s']} MB/s), exit code {mem['exit_code']}.", ""]
+        out += [
+            "## memory",
+            "",
+            f"`omnimessage validate --profile trace` on a {mem['file_bytes'] / (1 << 30):.2f} GiB trace: "
+            f"peak RSS {mem['peak_rss_mb']} MB, {mem['seconds']} s ({mem['mb_per_s']} MB/s), "
+            f"exit code {mem['exit_code']}.",
+            "",
+        ]
     if doc.get("parallel"):
         par = doc["parallel"]
-        out += ["## parallel", "", f"{par['files']} trace files, {par['bytes'] / (1 << 20):.0f} MB: `--jobs 1` {par['jobs1_seconds']} s, "
-                f"`--jobs 2` {par['jobs2_seconds']} s: speedup {par['speedup']}x on {par['cores']} cores.", ""]
+        out += [
+            "## parallel",
+            "",
+            f"{par['files']} trace files, {par['bytes'] / (1 << 20):.0f} MB: `--jobs 1` {par['jobs1_seconds']} s, "
+            f"`--jobs 2` {par['jobs2_seconds']} s: speedup {par['speedup']}x on {par['cores']} cores.",
+            "",
+        ]
     path.write_text("\n".join(out) + "\n")
 
 
@@ -94,17 +171,32 @@ def write_chart(doc: dict[str, Any], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    groups = [(t, c) for t in ("decode_validate", "roundtrip", "validate_rules") for c in ("trace", "stream", "small")
-              if any(r["task"] == t and r["corpus"] == c for r in doc["results"])]
-    fig, axes = plt.subplots(len(groups), 1, figsize=(9, 1.2 + 0.42 * sum(
-        len([r for r in doc["results"] if (r["task"], r["corpus"]) == g]) for g in groups)), squeeze=False)
+    groups = [
+        (t, c)
+        for t in ("decode_validate", "roundtrip", "validate_rules")
+        for c in ("trace", "stream", "small")
+        if any(r["task"] == t and r["corpus"] == c for r in doc["results"])
+    ]
+    fig, axes = plt.subplots(
+        len(groups),
+        1,
+        figsize=(
+            9,
+            1.2 + 0.42 * sum(len([r for r in doc["results"] if (r["task"], r["corpus"]) == g]) for g in groups),
+        ),
+        squeeze=False,
+    )
     for ax, (task, corpus) in zip(axes[:, 0], groups, strict=True):
-        rows = sorted((r for r in doc["results"] if (r["task"], r["corpus"]) == (task, corpus)), key=lambda r: r["mb_per_s"])
+        rows = sorted(
+            (r for r in doc["results"] if (r["task"], r["corpus"]) == (task, corpus)), key=lambda r: r["mb_per_s"]
+        )
         names = [r["impl"] + (" *" if r["extrapolated"] else "") for r in rows]
         colors = ["#d62728" if r["impl"].startswith("omnimessage") else "#7f7f7f" for r in rows]
         bars = ax.barh(names, [r["mb_per_s"] for r in rows], color=colors)
         for bar, r in zip(bars, rows, strict=True):
-            ax.text(bar.get_width(), bar.get_y() + bar.get_height() / 2, f" {r['mb_per_s']:.0f}", va="center", fontsize=8)
+            ax.text(
+                bar.get_width(), bar.get_y() + bar.get_height() / 2, f" {r['mb_per_s']:.0f}", va="center", fontsize=8
+            )
         ax.set_title(f"{task} on {corpus} (MB/s, higher is better)", fontsize=10, loc="left")
         ax.tick_params(labelsize=8)
         ax.set_xlim(0, max(r["mb_per_s"] for r in rows) * 1.15)

@@ -63,7 +63,9 @@ def _has_node() -> bool:
 
 def commit() -> str:
     r = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True)
+    dirty = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True
+    )
     return r.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
 
 
@@ -104,23 +106,28 @@ def measure(impls: list[Impl], corpora: dict[str, Path], rounds: int, tasks: set
             ts = times[id(impl)]
             med = statistics.median(ts)
             accepted, identical, nlines, nbytes = outcome[id(impl)]
-            results.append({
-                "task": impl.task,
-                "corpus": cname,
-                "impl": impl.name,
-                "mb_per_s": round(nbytes / (1 << 20) / med, 1),
-                "msgs_per_s": round(nlines / med),
-                "rounds": len(ts),
-                "spread": round((max(ts) - min(ts)) / med, 3),
-                "accepted": accepted,
-                "lines": nlines,
-                "identical": identical,
-                "extrapolated": bool(impl.slice_bytes),
-                "note": impl.note,
-            })
-            print(f"  {impl.task:16s} {cname:7s} {impl.name:28s} {results[-1]['mb_per_s']:9.1f} MB/s "
-                  f"spread {results[-1]['spread']:.2f} accepted {accepted}/{nlines}"
-                  + (f" identical {identical}" if identical is not None else ""), flush=True)
+            results.append(
+                {
+                    "task": impl.task,
+                    "corpus": cname,
+                    "impl": impl.name,
+                    "mb_per_s": round(nbytes / (1 << 20) / med, 1),
+                    "msgs_per_s": round(nlines / med),
+                    "rounds": len(ts),
+                    "spread": round((max(ts) - min(ts)) / med, 3),
+                    "accepted": accepted,
+                    "lines": nlines,
+                    "identical": identical,
+                    "extrapolated": bool(impl.slice_bytes),
+                    "note": impl.note,
+                }
+            )
+            print(
+                f"  {impl.task:16s} {cname:7s} {impl.name:28s} {results[-1]['mb_per_s']:9.1f} MB/s "
+                f"spread {results[-1]['spread']:.2f} accepted {accepted}/{nlines}"
+                + (f" identical {identical}" if identical is not None else ""),
+                flush=True,
+            )
     return results
 
 
@@ -134,7 +141,9 @@ def ratio(results: list[dict[str, Any]], task: str, corpus_name: str, impl: str,
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("--quick", action="store_true", help="one-minute smoke run (small corpora, 2 rounds); numbers not meaningful")
+    p.add_argument(
+        "--quick", action="store_true", help="one-minute smoke run (small corpora, 2 rounds); numbers not meaningful"
+    )
     p.add_argument("--rounds", type=int, default=None)
     p.add_argument("--scale", type=float, default=float(os.environ.get("BENCH_SCALE", "1")))
     p.add_argument("--tasks", default="decode_validate,roundtrip,validate_rules,memory,parallel")

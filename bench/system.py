@@ -43,8 +43,20 @@ def validate_impls() -> list[Impl]:
         return run
 
     return [
-        Impl("validate_rules", "omnimessage-python", make("trace"), "trace profile: schema + every rule", corpora=("trace",)),
-        Impl("validate_rules", "omnimessage-python", make("stream"), "stream profile: schema + every rule", corpora=("stream",)),
+        Impl(
+            "validate_rules",
+            "omnimessage-python",
+            make("trace"),
+            "trace profile: schema + every rule",
+            corpora=("trace",),
+        ),
+        Impl(
+            "validate_rules",
+            "omnimessage-python",
+            make("stream"),
+            "stream profile: schema + every rule",
+            corpora=("stream",),
+        ),
     ]
 
 
@@ -88,7 +100,11 @@ def memory_and_parallel(tasks: set[str], corpora_dir: Path, scale: float, *, qui
             tmpdir.mkdir(parents=True)
             # split at session boundaries into 8 trace files
             lines = src.read_bytes().splitlines(keepends=True)
-            starts = [i for i, ln in enumerate(lines) if ln.startswith(b'{"timestamp":') and b'"type":"session_meta"' in ln[:80]]
+            starts = [
+                i
+                for i, ln in enumerate(lines)
+                if ln.startswith(b'{"timestamp":') and b'"type":"session_meta"' in ln[:80]
+            ]
             per = max(1, len(starts) // 8)
             cuts = [*starts[::per][:8], len(lines)]
             for k in range(len(cuts) - 1):
@@ -96,8 +112,14 @@ def memory_and_parallel(tasks: set[str], corpora_dir: Path, scale: float, *, qui
             tmpdir.rename(pdir)
         files = sorted(str(p) for p in pdir.glob("*.jsonl"))
         rounds = 1 if quick else 3
-        t1 = min(_run_measured([*CLI, "validate", "--profile", "trace", "--format", "json", "--jobs", "1", *files])[0] for _ in range(rounds))
-        t2 = min(_run_measured([*CLI, "validate", "--profile", "trace", "--format", "json", "--jobs", "2", *files])[0] for _ in range(rounds))
+        t1 = min(
+            _run_measured([*CLI, "validate", "--profile", "trace", "--format", "json", "--jobs", "1", *files])[0]
+            for _ in range(rounds)
+        )
+        t2 = min(
+            _run_measured([*CLI, "validate", "--profile", "trace", "--format", "json", "--jobs", "2", *files])[0]
+            for _ in range(rounds)
+        )
         out["parallel"] = {
             "files": len(files),
             "bytes": sum(Path(f).stat().st_size for f in files),
