@@ -1,0 +1,306 @@
+"""`omnimessage validate`: the command line of the protocol validator."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Final, TextIO
+
+from .._generated.models import DEFAULT_MAX_LINE_BYTES
+from .engine import Finding
+from .inputs import (
+    FileUnit,
+    Options,
+    Root,
+    SessionUnit,
+    SseUnit,
+    SseUrlUnit,
+    Unit,
+    UnitResult,
+    discover,
+    resolve_subagents,
+    run_unit,
+)
+from .output import FORMATS, Progress, Summary, make_reporter
+from .rules import GROUPS, RULES, select_rules
+
+__all__ = ["add_parser", "main", "run"]
+
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+
+DESCRIPTION: Final = """\
+Check JSON Lines traces and streams against the OmniMessage protocol: every line decodes
+strictly, and the rules over sequences of messages hold (streaming discipline, pairing, the
+error vocabulary, origin chains, timestamps, trace rotation). Each finding names a rule
+(docs/rules.md, or --explain RULE). Exit 0: no errors (warnings allowed); 1: errors; 2: usage.
+"""
+
+EPILOG: Final = """\
+inputs:
+  FILE          a trace file (--profile trace) or a captured stream (--profile stream)
+  -             standard input
+  DIR           a trace root laid out <yyyy-mm-dd>/<session_id>_<NNN>.jsonl: files group into
+                sessions (rotation checked, subagent pointers resolved); with --profile stream,
+                every .jsonl file below DIR on its own
+  --sse FILE    a captured text/event-stream (always the stream profile)
+  --sse-url URL a live producer, read for --duration seconds
+
+examples:
+  omnimessage validate --profile trace ~/.agent/traces
+  omnimessage validate --profile stream capture.jsonl --format github
+  omnimessage validate --sse capture.sse --format sarif -o results.sarif
+  omnimessage validate --sse-url http://127.0.0.1:8080/events --duration 20
+"""
+
+
+class _Usage(Exception):
+    pass
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    """Register `validate` on the `omnimessage` command's subparsers."""
+    v = sub.add_parser(
+        "validate",
+        help="check traces and streams against the protocol rules",
+        description=DESCRIPTION,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    configure(v)
+    v.set_defaults(func=run)
+    return v
+
+
+def configure(v: argparse.ArgumentParser) -> None:
+    v.add_argument("paths", nargs="*", metavar="PATH", help="files, directories (trace roots) or - for stdin")
+    v.add_argument("--profile", choices=("trace", "stream"), help="trace: stored trace files (default); "
+                   "stream: the SDK / SSE channel (partials, origin)")
+    v.add_argument("--legacy", action="store_true", help="accept the retired spellings of older traces as warnings")
+    v.add_argument("--truncated", action="store_true",
+                   help="the input was cut on purpose: unclosed fragments at its end are warnings")
+    v.add_argument("--sse", action="append", default=[], metavar="FILE",
+                   help="validate a captured text/event-stream ('-' for stdin); repeatable")
+    v.add_argument("--sse-url", metavar="URL", help="validate a live text/event-stream producer")
+    v.add_argument("--duration", type=float, default=30.0, metavar="S",
+                   help="how long to read --sse-url, in seconds (default 30)")
+    v.add_argument("--format", choices=FORMATS, default="text", help="report format (default text)")
+    v.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
+    v.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                   help="validate N inputs in parallel processes (0: one per core; default 1)")
+    v.add_argument("--ignore", action="append", default=[], metavar="RULES",
+                   help="skip rules: ids, id prefixes (OM7, OM75) or names, comma-separated; repeatable")
+    v.add_argument("--select", action="append", default=[], metavar="RULES",
+                   help="report only these rules (same syntax as --ignore)")
+    v.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                   help="colour the text report (auto: on a terminal, unless NO_COLOR is set)")
+    v.add_argument("--no-progress", action="store_true", help="never show the progress line")
+    v.add_argument("--max-line-bytes", type=int, default=DEFAULT_MAX_LINE_BYTES, metavar="N",
+                   help=f"longest line accepted, in bytes (default {DEFAULT_MAX_LINE_BYTES}; OM105 beyond)")
+    v.add_argument("--list-rules", action="store_true", help="list the rules and exit")
+    v.add_argument("--explain", metavar="RULE", help="explain one rule (id or name) and exit")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m omnimessage.validate.command ...` (the same as `omnimessage validate ...`)."""
+    p = argparse.ArgumentParser(prog="omnimessage validate", description=DESCRIPTION, epilog=EPILOG,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    configure(p)
+    return run(p.parse_args(argv))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the command; never raises (but lets KeyboardInterrupt and a closed pipe through)."""
+    try:
+        return _run(args)
+    except _Usage as exc:
+        sys.stderr.write(f"omnimessage validate: error: {exc}\n")
+        return EXIT_USAGE
+    except (KeyboardInterrupt, BrokenPipeError):
+        raise
+    except Exception as exc:  # no traceback, whatever happens
+        sys.stderr.write(f"omnimessage validate: internal error: {exc.__class__.__name__}: {exc}\n")
+        return EXIT_USAGE
+
+
+@contextlib.contextmanager
+def _text_out(path: str | None) -> Iterator[tuple[TextIO, bool]]:
+    """The report stream (UTF-8, undecodable characters escaped) and whether it is a terminal."""
+    if path is not None:
+        try:
+            fh = open(path, "w", encoding="utf-8", errors="backslashreplace", newline="\n")  # noqa: SIM115
+        except OSError as exc:
+            raise _Usage(f"cannot write {path}: {exc.strerror or exc}") from None
+        with fh:
+            yield fh, False
+        return
+    stdout = sys.stdout
+    tty = bool(getattr(stdout, "isatty", lambda: False)())
+    buf = getattr(stdout, "buffer", None)
+    if buf is None:
+        yield stdout, tty
+        return
+    stdout.flush()
+    wrapper = io.TextIOWrapper(buf, encoding="utf-8", errors="backslashreplace", newline="\n", line_buffering=tty)
+    try:
+        yield wrapper, tty
+    finally:
+        with contextlib.suppress(ValueError, OSError):
+            wrapper.flush()
+        wrapper.detach()
+
+
+def _list_rules(out: TextIO) -> None:
+    for prefix, title, _ in GROUPS:
+        rules = [r for r in RULES.values() if r.group == prefix]
+        out.write(f"{title}\n")
+        for r in rules:
+            out.write(f"  {r.id}  {r.severity:<7}  {'/'.join(sorted(r.profiles)):<12}  {r.name}: {r.summary}\n")
+
+
+def _explain(out: TextIO, key: str) -> None:
+    r = RULES.get(key.upper()) or next((x for x in RULES.values() if x.name == key), None)
+    if r is None:
+        raise _Usage(f"unknown rule {key!r} (--list-rules lists them)")
+    out.write(f"{r.id} {r.name} ({r.severity}; profiles: {', '.join(sorted(r.profiles))})\n\n")
+    out.write(f"{r.summary}.\n\n{r.explanation}\n\nFix: {r.hint}\n")
+
+
+def _patterns(values: list[str]) -> set[str]:
+    items = [x for v in values for x in v.split(",") if x.strip()]
+    try:
+        return select_rules(items)
+    except KeyError as exc:
+        raise _Usage(f"unknown rule {exc.args[0]!r} (--list-rules lists them)") from None
+
+
+def _run(args: argparse.Namespace) -> int:
+    if args.list_rules or args.explain:
+        with _text_out(args.output) as (out, _):
+            if args.explain:
+                _explain(out, args.explain)
+            else:
+                _list_rules(out)
+        return EXIT_OK
+    ignored = _patterns(args.ignore)
+    if args.select:
+        ignored |= set(RULES) - _patterns(args.select)
+    if args.jobs < 0:
+        raise _Usage("--jobs must be >= 0")
+    if args.max_line_bytes < 1:
+        raise _Usage("--max-line-bytes must be >= 1")
+    if args.duration <= 0:
+        raise _Usage("--duration must be > 0")
+    sse_only = not args.paths and (args.sse or args.sse_url)
+    if (args.sse or args.sse_url) and args.profile == "trace":
+        raise _Usage("--sse and --sse-url carry streams: they are validated with the stream profile")
+    if not args.paths and not args.sse and not args.sse_url:
+        raise _Usage("nothing to validate: give a PATH ('-' for stdin), --sse FILE or --sse-url URL")
+    if ["-" for p in args.paths if p == "-"].__len__() + args.sse.count("-") > 1:
+        raise _Usage("standard input can be read only once")
+    profile = args.profile or ("stream" if sse_only else "trace")
+    opts = Options(profile=profile, legacy=args.legacy, truncated=args.truncated,
+                   canonical="OM114" not in ignored, max_line_bytes=args.max_line_bytes)
+
+    units, roots, problems = discover(list(args.paths), profile)
+    for s in args.sse:
+        if s != "-" and not os.path.isfile(s):
+            problems.append(f"{s}: no such file")
+        else:
+            units.append(SseUnit(s))
+    if args.sse_url:
+        units.append(SseUrlUnit(args.sse_url, args.duration))
+
+    jobs = args.jobs or os.cpu_count() or 1
+    stderr_tty = bool(getattr(sys.stderr, "isatty", lambda: False)())
+    summary = Summary()
+    summary.failures.extend(problems)
+    root_of: dict[str, Root] = {r.path: r for r in roots}
+    started = time.monotonic()
+    with _text_out(args.output) as (out, tty):
+        color = args.color == "always" or (args.color == "auto" and tty and not os.environ.get("NO_COLOR")
+                                           and args.output is None)
+        reporter = make_reporter(args.format, out, color=color)
+        total = sum(u.size for u in units)
+        progress = Progress(sys.stderr, total, enabled=stderr_tty and not args.no_progress)
+        progress.units = len(units)
+
+        def sink(f: Finding) -> None:
+            if f.rule in ignored:
+                return
+            if progress.shown:
+                progress.close()
+            summary.count(f)
+            reporter.finding(f)
+
+        def collect(unit: Unit, res: UnitResult, streamed: bool) -> None:
+            if not streamed:
+                for f in res.findings:
+                    sink(f)
+            root = root_of.get(getattr(unit, "root", ""))
+            if root is not None and res.subagents:
+                for f in resolve_subagents(root, res.subagents):
+                    sink(f)
+            summary.inputs += 1
+            summary.files += res.files
+            summary.lines += res.lines
+            summary.messages += res.messages
+            summary.bytes += res.bytes
+            summary.server_events.update(res.server_events)
+            if res.failure:
+                summary.failures.append(res.failure)
+            if res.note:
+                summary.notes.append(f"{res.name}: {res.note}")
+            reporter.unit_end(res.name, res.lines)
+            progress.done_unit(unit.size)
+
+        reporter.begin()
+        try:
+            poolable = {i for i, u in enumerate(units) if isinstance(u, (FileUnit, SessionUnit, SseUnit))
+                        and not (isinstance(u, SseUnit) and u.path == "-")}
+            if jobs > 1 and len(poolable) > 1:
+                _parallel(units, poolable, opts, jobs, sink, collect, progress)
+            else:
+                for u in units:
+                    progress.unit(u.name)
+                    res = run_unit(u, opts, sink, progress.update)
+                    collect(u, res, True)
+        finally:
+            progress.close()
+        summary.seconds = time.monotonic() - started
+        reporter.end(summary)
+    if summary.failures:
+        for fail in summary.failures:
+            sys.stderr.write(f"omnimessage validate: {fail}\n")
+        return EXIT_USAGE
+    return EXIT_ERRORS if summary.errors else EXIT_OK
+
+
+def _parallel(
+    units: list[Unit],
+    poolable: set[int],
+    opts: Options,
+    jobs: int,
+    sink: Callable[[Finding], None],
+    collect: Callable[[Unit, UnitResult, bool], None],
+    progress: Progress,
+) -> None:
+    with ProcessPoolExecutor(max_workers=min(jobs, len(poolable))) as ex:
+        futures: dict[int, Future[UnitResult]] = {i: ex.submit(run_unit, units[i], opts) for i in sorted(poolable)}
+        for i, u in enumerate(units):
+            progress.unit(u.name)
+            fut = futures.get(i)
+            if fut is None:
+                collect(u, run_unit(u, opts, sink, progress.update), True)
+            else:
+                collect(u, fut.result(), False)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
+

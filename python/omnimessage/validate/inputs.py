@@ -1,0 +1,388 @@
+"""Inputs: files, standard input, trace roots (sessions of rotated files), SSE captures, live SSE.
+
+Each input becomes a *unit* validated by one :class:`Validator`; units are independent, so
+`--jobs N` validates them in N processes. A trace root is indexed from its directory listing only:
+a session id read from a file is looked up in that index and never turned into a path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import os
+import re
+import sys
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import BinaryIO, Final
+
+from .._generated.models import DEFAULT_MAX_LINE_BYTES
+from ..reader import iter_lines
+from .engine import Finding, Validator
+from .rules import RULES
+from .sse import LiveStream, file_chunks, iter_lines_bytes, validate_sse
+
+__all__ = [
+    "FileUnit",
+    "Options",
+    "SessionUnit",
+    "SseUnit",
+    "SseUrlUnit",
+    "StdinUnit",
+    "Unit",
+    "UnitResult",
+    "discover",
+    "run_unit",
+]
+
+_TRACE_NAME: Final = re.compile(r"(?P<sid>.+)_(?P<idx>[0-9]{3,})\.jsonl")
+_DATE_DIR: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_PROGRESS_EVERY: Final = 2048
+
+Sink = Callable[[Finding], None]
+Progress = Callable[[int], None]
+"""Called with the number of bytes of the current unit read so far."""
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    profile: str = "trace"
+    legacy: bool = False
+    truncated: bool = False
+    canonical: bool = True
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+
+    def validator(self, source: str, *, collect_subagents: bool = False, profile: str | None = None,
+                  truncated: bool | None = None) -> Validator:
+        return Validator(
+            profile or self.profile,
+            legacy=self.legacy,
+            truncated=self.truncated if truncated is None else truncated,
+            source=source,
+            canonical=self.canonical,
+            collect_subagents=collect_subagents,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class FileUnit:
+    path: str
+    layout_warning: bool = False
+    """Found under a trace root but outside its layout (OM801)."""
+    root: str = ""
+
+    @property
+    def name(self) -> str:
+        return self.path
+
+    @property
+    def size(self) -> int:
+        with contextlib.suppress(OSError):
+            return os.path.getsize(self.path)
+        return 0
+
+
+@dataclass(frozen=True, slots=True)
+class StdinUnit:
+    name: str = "<stdin>"
+    size: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class SessionUnit:
+    """The files of one session under a trace root, in index order."""
+
+    session_id: str
+    files: tuple[tuple[int, str], ...]
+    root: str
+
+    @property
+    def name(self) -> str:
+        return self.files[0][1] if self.files else self.session_id
+
+    @property
+    def size(self) -> int:
+        total = 0
+        for _, p in self.files:
+            with contextlib.suppress(OSError):
+                total += os.path.getsize(p)
+        return total
+
+
+@dataclass(frozen=True, slots=True)
+class SseUnit:
+    path: str
+
+    @property
+    def name(self) -> str:
+        return "<stdin>" if self.path == "-" else self.path
+
+    @property
+    def size(self) -> int:
+        if self.path == "-":
+            return 0
+        with contextlib.suppress(OSError):
+            return os.path.getsize(self.path)
+        return 0
+
+
+@dataclass(frozen=True, slots=True)
+class SseUrlUnit:
+    url: str
+    duration: float
+
+    @property
+    def name(self) -> str:
+        return self.url
+
+    size: int = 0
+
+
+Unit = FileUnit | StdinUnit | SessionUnit | SseUnit | SseUrlUnit
+
+
+@dataclass(slots=True)
+class UnitResult:
+    name: str
+    findings: list[Finding] = field(default_factory=list)
+    lines: int = 0
+    messages: int = 0
+    bytes: int = 0
+    files: int = 0
+    subagents: list[tuple[str, str, int]] = field(default_factory=list)
+    server_events: Counter[str] = field(default_factory=Counter)
+    failure: str = ""
+    """Why the input could not be read (the unit then counts as a usage error)."""
+    note: str = ""
+
+
+# ------------------------------------------------------------------ discovery
+
+
+@dataclass(slots=True)
+class Root:
+    """A trace root: its sessions (by id) and the units it makes."""
+
+    path: str
+    sessions: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
+    loose: list[str] = field(default_factory=list)
+
+
+def _is_date(name: str) -> bool:
+    if not _DATE_DIR.fullmatch(name):
+        return False
+    try:
+        datetime.date(int(name[:4]), int(name[5:7]), int(name[8:]))
+    except ValueError:
+        return False
+    return True
+
+
+def index_root(path: str) -> Root:
+    """Index a trace root from its listing: `<yyyy-mm-dd>/<session_id>_<NNN>.jsonl` files group into
+    sessions; any other `.jsonl` file below it is loose (validated alone, OM801 in the trace profile)."""
+    root = Root(path)
+    for dirpath, dirnames, filenames in os.walk(path):
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+        rel = os.path.relpath(dirpath, path)
+        depth = 0 if rel == "." else rel.count(os.sep) + 1
+        for fname in sorted(filenames):
+            if fname.startswith(".") or not fname.endswith(".jsonl"):
+                continue
+            full = os.path.join(dirpath, fname)
+            m = _TRACE_NAME.fullmatch(fname)
+            if depth == 1 and _is_date(os.path.basename(dirpath)) and m is not None:
+                root.sessions.setdefault(m.group("sid"), []).append((int(m.group("idx")), full))
+            else:
+                root.loose.append(full)
+    for files in root.sessions.values():
+        files.sort()
+    return root
+
+
+def discover(paths: list[str], profile: str) -> tuple[list[Unit], list[Root], list[str]]:
+    """Units for the given paths (files, `-`, directories); returns (units, trace roots, problems)."""
+    units: list[Unit] = []
+    roots: list[Root] = []
+    problems: list[str] = []
+    for p in paths:
+        if p == "-":
+            units.append(StdinUnit())
+        elif os.path.isdir(p):
+            root = index_root(p)
+            if profile == "trace":
+                roots.append(root)
+                for sid in sorted(root.sessions):
+                    units.append(SessionUnit(sid, tuple(root.sessions[sid]), p))
+                units.extend(FileUnit(f, layout_warning=True, root=p) for f in root.loose)
+            else:
+                files = sorted([f for fs in root.sessions.values() for _, f in fs] + root.loose)
+                units.extend(FileUnit(f) for f in files)
+            if not root.sessions and not root.loose:
+                problems.append(f"{p}: no .jsonl file in this directory")
+        elif os.path.exists(p):
+            units.append(FileUnit(p))
+        else:
+            problems.append(f"{p}: no such file or directory")
+    return units, roots, problems
+
+
+# ------------------------------------------------------------------ validation of one unit
+
+
+def _lines(fh: BinaryIO, v: Validator, sink: Sink, max_line_bytes: int, progress: Progress | None, base: int) -> int:
+    """Feed every line of `fh`; returns the bytes read."""
+    feed = v.feed_raw
+    take = v.take
+    for number, raw, terminated in iter_lines(fh, max_line_bytes=max_line_bytes):
+        feed(raw, number, terminated)
+        if v._pending:
+            for f in take():
+                sink(f)
+        if progress is not None and number % _PROGRESS_EVERY == 0:
+            with contextlib.suppress(OSError, ValueError):
+                progress(base + fh.tell())
+    with contextlib.suppress(OSError, ValueError):
+        return fh.tell()
+    return 0
+
+
+def run_unit(unit: Unit, opts: Options, sink: Sink | None = None, progress: Progress | None = None) -> UnitResult:
+    """Validate one unit; findings go to `sink` as they are found (or into the result)."""
+    res = UnitResult(unit.name)
+    out: Sink = sink if sink is not None else res.findings.append
+    try:
+        if isinstance(unit, FileUnit):
+            _run_file(unit, opts, out, res, progress)
+        elif isinstance(unit, StdinUnit):
+            v = opts.validator("<stdin>")
+            res.bytes = _lines(sys.stdin.buffer, v, out, opts.max_line_bytes, progress, 0)
+            _finish(v, out, res)
+        elif isinstance(unit, SessionUnit):
+            _run_session(unit, opts, out, res, progress)
+        elif isinstance(unit, SseUnit):
+            _run_sse(unit, opts, out, res, progress)
+        else:
+            _run_url(unit, opts, out, res)
+    except OSError as exc:
+        res.failure = f"{getattr(exc, 'filename', None) or unit.name}: {exc.strerror or exc}"
+    return res
+
+
+def _finish(v: Validator, out: Sink, res: UnitResult) -> None:
+    for f in v.finish():
+        out(f)
+    res.lines += v.lines
+    res.messages += v.messages
+    res.files += 1
+    res.subagents.extend(v.subagents)
+
+
+def _run_file(unit: FileUnit, opts: Options, out: Sink, res: UnitResult, progress: Progress | None) -> None:
+    v = opts.validator(unit.path, collect_subagents=unit.layout_warning)
+    with open(unit.path, "rb") as fh:
+        if unit.layout_warning and opts.profile == "trace":
+            out(Finding("OM801", RULES["OM801"].severity,
+                        "not laid out as <yyyy-mm-dd>/<session_id>_<NNN>.jsonl under the root; validated alone",
+                        unit.path, 0))
+        res.bytes = _lines(fh, v, out, opts.max_line_bytes, progress, 0)
+    _finish(v, out, res)
+
+
+def _run_session(unit: SessionUnit, opts: Options, out: Sink, res: UnitResult, progress: Progress | None) -> None:
+    files = unit.files
+    seen: dict[int, str] = {}
+    expected = 1
+    for idx, path in files:
+        if idx in seen:
+            out(Finding("OM802", "error", f"index {idx:03d} of session {unit.session_id!r} appears twice (also "
+                                          f"{seen[idx]})", path, 0))
+            continue
+        if idx != expected:
+            missing = f"{expected:03d}" if idx == expected + 1 else f"{expected:03d}-{idx - 1:03d}"
+            out(Finding("OM802", "error", f"index {missing} of session {unit.session_id!r} is missing before this "
+                                          f"file", path, 0))
+        seen[idx] = path
+        expected = idx + 1
+    v = opts.validator(files[0][1], collect_subagents=True)
+    done = 0
+    for idx, path in files:
+        for f in v.begin_file(path, session_id=unit.session_id, rotated=idx > 1):
+            out(f)
+        with open(path, "rb") as fh:
+            done += _lines(fh, v, out, opts.max_line_bytes, progress, done)
+        res.files += 1
+    res.bytes = done
+    for f in v.finish():
+        out(f)
+    res.lines = v.lines
+    res.messages = v.messages
+    res.subagents = list(v.subagents)
+
+
+def _run_sse(unit: SseUnit, opts: Options, out: Sink, res: UnitResult, progress: Progress | None) -> None:
+    v = opts.validator(unit.name, profile="stream")
+    with contextlib.ExitStack() as stack:
+        fh: BinaryIO = sys.stdin.buffer if unit.path == "-" else stack.enter_context(open(unit.path, "rb"))
+        tick = None
+        if progress is not None:
+            def tick(n: int) -> None:
+                if n % _PROGRESS_EVERY == 0:
+                    with contextlib.suppress(OSError, ValueError):
+                        progress(fh.tell())
+        sse = validate_sse(iter_lines_bytes(file_chunks(fh), opts.max_line_bytes), v, out, on_line=tick)
+        with contextlib.suppress(OSError, ValueError):
+            res.bytes = fh.tell()
+    for f in v.finish():
+        out(f)
+    res.lines = v.lines
+    res.messages = v.messages
+    res.files = 1
+    res.server_events = sse.server_events
+
+
+def _run_url(unit: SseUrlUnit, opts: Options, out: Sink, res: UnitResult) -> None:
+    try:
+        live = LiveStream(unit.url, unit.duration)
+    except (ValueError, OSError) as exc:
+        res.failure = f"{unit.url}: cannot connect ({exc})"
+        return
+    except Exception as exc:  # http.client.HTTPException and friends: a broken server
+        res.failure = f"{unit.url}: {exc.__class__.__name__}: {exc}"
+        return
+    if live.status != 200:
+        live.close()
+        res.failure = f"{unit.url}: HTTP {live.status} (expected 200 with text/event-stream)"
+        return
+    if not live.content_type.lower().startswith("text/event-stream"):
+        res.note = f"Content-Type is {live.content_type!r}, not text/event-stream; read as an event stream anyway"
+    # A capture cut on purpose: unclosed fragments and a last partial event are not errors.
+    v = opts.validator(unit.url, profile="stream", truncated=True)
+    counted = 0
+
+    def chunks() -> Iterator[bytes]:
+        nonlocal counted
+        for c in live.chunks():
+            counted += len(c)
+            yield c
+
+    sse = validate_sse(iter_lines_bytes(chunks(), opts.max_line_bytes), v, out, torn_ok=True)
+    for f in v.finish():
+        out(f)
+    res.bytes = counted
+    res.lines = v.lines
+    res.messages = v.messages
+    res.files = 1
+    res.server_events = sse.server_events
+    res.note = "; ".join(n for n in (res.note, f"read for {unit.duration:g} s: {live.ended}") if n)
+
+
+def resolve_subagents(root: Root, pointers: list[tuple[str, str, int]]) -> list[Finding]:
+    """OM805 for `subagent` pointers whose child has no trace under the root (looked up, never joined)."""
+    out = []
+    for child, source, line in pointers:
+        if child not in root.sessions:
+            out.append(Finding("OM805", "warning", f"subagent {child!r}: no trace of that session under {root.path}",
+                               source, line, "/payload/session_id"))
+    return out

@@ -1,0 +1,298 @@
+"""Server-sent events: framing per the HTML spec, validation of the OmniMessages they carry.
+
+The parser works on bytes so that the messages reach the codec untouched (a client decodes the
+stream as UTF-8 with replacement; a validator must see invalid bytes). Lines end with CR LF, LF
+or CR; a line starting with `:` is a comment (heartbeats); `data:` lines are joined with LF;
+an empty line dispatches the event; an event with no data is not dispatched; an unterminated
+event at the end of the input is discarded.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import http.client
+import queue
+import re
+import socket
+import threading
+import time
+import urllib.parse
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import BinaryIO, Final
+
+import msgspec
+
+from .engine import Finding, Validator
+
+__all__ = ["SseEvent", "SseResult", "iter_events", "iter_lines_bytes", "open_url_lines", "validate_sse"]
+
+_ID: Final = re.compile(rb"([0-9]+)-([0-9]+)\Z")
+_BOM: Final = b"\xef\xbb\xbf"
+
+
+@dataclass(slots=True)
+class SseEvent:
+    line: int
+    """Line number of the event's first field line."""
+    name: str
+    data: bytes
+    data_line: int
+    """Line number of the first `data:` line."""
+    data_lines: int
+    id: bytes | None
+    """The event's own `id:` field (None when it has none)."""
+    id_line: int
+
+
+@dataclass(slots=True)
+class SseResult:
+    torn: int = 0
+    """Line of an event left unterminated at the end of the input (0: none)."""
+    server_events: Counter[str] = field(default_factory=Counter)
+    events: int = 0
+
+
+def iter_lines_bytes(chunks: Iterable[bytes], max_line_bytes: int) -> Iterator[bytes | None]:
+    """Split a byte stream into lines at CR LF, LF or CR (None: a line over the limit, skipped).
+
+    Memory is bounded by the limit: the pieces of a line beyond it are dropped as they come.
+    """
+    parts: list[bytes] = []
+    size = 0
+    skipping = False
+    pending_cr = False
+    for chunk in chunks:
+        if pending_cr and chunk:
+            pending_cr = False
+            if chunk[:1] == b"\n":
+                chunk = chunk[1:]
+        start = 0
+        n = len(chunk)
+        while start < n:
+            lf = chunk.find(b"\n", start)
+            cr = chunk.find(b"\r", start, lf if lf >= 0 else n)
+            if cr >= 0:
+                end, nxt = cr, cr + 1
+                if nxt < n and chunk[nxt] == 0x0A:
+                    nxt += 1
+                elif nxt == n:
+                    pending_cr = True
+            elif lf >= 0:
+                end, nxt = lf, lf + 1
+            else:
+                if not skipping:
+                    parts.append(chunk[start:])
+                    size += n - start
+                    if size > max_line_bytes:
+                        skipping, parts, size = True, [], 0
+                break
+            if skipping:
+                skipping = False
+                yield None
+            else:
+                piece = chunk[start:end]
+                if parts:
+                    parts.append(piece)
+                    piece = b"".join(parts)
+                    parts, size = [], 0
+                yield None if len(piece) > max_line_bytes else piece
+            start = nxt
+    if skipping:
+        yield None
+    elif parts:
+        yield b"".join(parts)
+
+
+def iter_events(
+    lines: Iterable[bytes | None],
+    result: SseResult,
+    *,
+    torn_ok: bool = False,
+    on_line: Callable[[int], None] | None = None,
+) -> Iterator[SseEvent]:
+    """Parse SSE lines into events (HTML spec section 9.2.6)."""
+    number = 0
+    name = b""
+    data: list[bytes] = []
+    ev_line = 0
+    data_line = 0
+    ev_id: bytes | None = None
+    id_line = 0
+    for raw in lines:
+        number += 1
+        if on_line is not None:
+            on_line(number)
+        if raw is None:  # a line beyond the limit: dropped
+            continue
+        if number == 1 and raw.startswith(_BOM):
+            raw = raw[3:]
+        if not raw:
+            if data:
+                result.events += 1
+                yield SseEvent(ev_line, (name or b"message").decode("utf-8", "replace"), b"\n".join(data),
+                               data_line, len(data), ev_id, id_line)
+            name, data, ev_line, data_line, ev_id, id_line = b"", [], 0, 0, None, 0
+            continue
+        if raw[:1] == b":":
+            continue  # a comment: heartbeats
+        colon = raw.find(b":")
+        if colon < 0:
+            fname, value = raw, b""
+        else:
+            fname, value = raw[:colon], raw[colon + 1 :]
+            if value[:1] == b" ":
+                value = value[1:]
+        if not ev_line:
+            ev_line = number
+        if fname == b"data":
+            if not data:
+                data_line = number
+            data.append(value)
+        elif fname == b"event":
+            name = value
+        elif fname == b"id" and b"\x00" not in value:
+            ev_id, id_line = value, number
+        # `retry` and unknown fields are ignored, as clients do
+    if data and not torn_ok:
+        result.torn = ev_line
+
+
+def validate_sse(
+    lines: Iterable[bytes | None],
+    validator: Validator,
+    sink: Callable[[Finding], None],
+    *,
+    torn_ok: bool = False,
+    on_line: Callable[[int], None] | None = None,
+) -> SseResult:
+    """Validate a `text/event-stream`: framing, ids, and each unnamed event's OmniMessage."""
+    result = SseResult()
+    last_id: tuple[int, int] | None = None
+    last_id_line = 0
+    src = validator.source
+
+    def emit(rule: str, line: int, message: str) -> None:
+        sink(Finding(rule, "error" if rule in ("OM901", "OM902", "OM903") else "warning", message, src, line))
+
+    for ev in iter_events(lines, result, torn_ok=torn_ok, on_line=on_line):
+        if ev.id is not None:
+            m = _ID.match(ev.id)
+            if m is None:
+                emit("OM901", ev.id_line, f"event id {ev.id[:60]!r} is not shaped <epoch>-<seq>")
+            else:
+                cur = (int(m.group(1)), int(m.group(2)))
+                if last_id is not None and cur <= last_id:
+                    emit("OM902", ev.id_line, f"event id {ev.id.decode()} does not increase (the id on line "
+                                              f"{last_id_line} is {last_id[0]}-{last_id[1]})")
+                last_id, last_id_line = cur, ev.id_line
+        if ev.name == "message":
+            if ev.data_lines > 1:
+                emit("OM903", ev.data_line, f"the message is split over {ev.data_lines} data: lines")
+            validator.feed_raw(ev.data, ev.data_line, True)
+            for f in validator.take():
+                sink(f)
+        elif ev.name == "server_event":
+            try:
+                obj = msgspec.json.decode(ev.data)
+            except (msgspec.DecodeError, RecursionError):
+                obj = None
+            kind = obj.get("type") if isinstance(obj, dict) else None
+            if not isinstance(kind, str):
+                emit("OM905", ev.data_line, "server_event data is not a JSON object with a string type")
+                kind = "<invalid>"
+            result.server_events[kind] += 1
+        else:
+            emit("OM904", ev.line, f"event named {ev.name[:60]!r} is neither an OmniMessage nor a server_event; "
+                                   "not validated")
+    if result.torn:
+        emit("OM906", result.torn, "the input ends inside this event (no blank line after it); clients discard it")
+    return result
+
+
+def file_chunks(fh: BinaryIO, size: int = 1 << 20) -> Iterator[bytes]:
+    while True:
+        chunk = fh.read(size)
+        if not chunk:
+            return
+        yield chunk
+
+
+class LiveStream:
+    """Read a live `text/event-stream` for a bounded time (a reader thread, a deadline).
+
+    `status` / `content_type` describe the response; `ended` tells why reading stopped.
+    """
+
+    def __init__(self, url: str, duration: float, *, timeout: float = 10.0) -> None:
+        parts = urllib.parse.urlsplit(url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError(f"not an http(s) URL: {url!r}")
+        self.url = url
+        self.duration = duration
+        self.deadline = time.monotonic() + duration
+        cls = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+        self.conn = cls(parts.hostname, parts.port, timeout=timeout)
+        path = parts.path or "/"
+        if parts.query:
+            path += "?" + parts.query
+        self.conn.request("GET", path, headers={"Accept": "text/event-stream", "Cache-Control": "no-cache"})
+        self.resp = self.conn.getresponse()
+        if self.conn.sock is not None:
+            self.conn.sock.settimeout(None)  # heartbeats come every 20 s; the deadline ends reading
+        self.status = self.resp.status
+        self.content_type = self.resp.getheader("Content-Type", "") or ""
+        self.ended = ""
+        self._q: queue.Queue[bytes | None] = queue.Queue(maxsize=256)
+        self._thread = threading.Thread(target=self._pump, daemon=True)
+
+    def _pump(self) -> None:
+        try:
+            while True:
+                chunk = self.resp.read1(1 << 16)
+                if not chunk:
+                    self.ended = self.ended or "the server closed the stream"
+                    break
+                while True:
+                    try:
+                        self._q.put(chunk, timeout=0.2)
+                        break
+                    except queue.Full:
+                        if time.monotonic() >= self.deadline:
+                            return
+        except (OSError, http.client.HTTPException, ValueError) as exc:
+            self.ended = self.ended or f"the connection ended ({exc.__class__.__name__})"
+        finally:
+            with contextlib.suppress(queue.Full):
+                self._q.put_nowait(None)
+
+    def chunks(self) -> Iterator[bytes]:
+        self._thread.start()
+        try:
+            while True:
+                left = self.deadline - time.monotonic()
+                if left <= 0:
+                    self.ended = self.ended or f"the {self.duration:g} s duration elapsed"
+                    return
+                try:
+                    chunk = self._q.get(timeout=min(left, 0.5))
+                except queue.Empty:
+                    continue
+                if chunk is None:
+                    return
+                yield chunk
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        sock = self.conn.sock
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+        self.conn.close()
+        self._thread.join(timeout=2)
+
+
+def open_url_lines(live: LiveStream, max_line_bytes: int) -> Iterator[bytes | None]:
+    return iter_lines_bytes(live.chunks(), max_line_bytes)
