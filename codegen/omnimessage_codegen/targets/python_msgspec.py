@@ -9,7 +9,7 @@ this emitter renders the intermediate model directly.
 
 from __future__ import annotations
 
-from ..model import AnyOf, ArrayOf, Const, EnumRef, Model, Prim, StructRef, TypeRef, UnionRef, Verbatim
+from ..model import AnyOf, ArrayOf, Const, EnumRef, Field, Model, Prim, StructRef, TypeRef, UnionRef, Verbatim
 from ._jinja import environment
 
 MODULE = "models.py"
@@ -59,6 +59,17 @@ def py_type(t: TypeRef) -> str:
     raise TypeError(f"no Python type for {t!r}")
 
 
+def field_type(f: Field, aliases: dict[str, object]) -> str:
+    """A field's annotation: its type, `| UnsetType` when optional (with `None` kept last)."""
+    base = f.alias if f.alias and f.alias in aliases else py_type(f.type)
+    if f.required:
+        return base
+    parts = base.split(" | ")
+    if parts[-1] == "None":
+        return " | ".join([*parts[:-1], "UnsetType", "None"])
+    return f"{base} | UnsetType"
+
+
 def number_paths(model: Model, name: str) -> list[tuple[str, ...]]:
     """Paths (from a struct) to `number` values, which need ECMAScript number spelling."""
     out: list[tuple[str, ...]] = []
@@ -83,6 +94,7 @@ def render(model: Model) -> dict[str, str]:
     env = environment()
     env.filters["py_type"] = py_type
     env.filters["enum_const"] = enum_const
+    env.filters["field_type"] = lambda f: field_type(f, model.aliases)
     payload_structs = [m for e in model.envelopes for m in model.payload_members(e)]
     ctx = {
         "m": model,
