@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import signal
 import sys
-import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
+from ._atomic import atomic_replace
 from .codec import encode
 from .errors import DecodeError
 from .reader import iter_messages
@@ -53,24 +54,12 @@ def _canonical_lines(fh: BinaryIO, name: str, args: argparse.Namespace, stats: d
 
 def _in_place(path: Path, args: argparse.Namespace, stats: dict[str, int]) -> None:
     before = stats["invalid"]
-    st = path.stat()
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as out, open(path, "rb") as fh:
-            for chunk in _canonical_lines(fh, str(path), args, stats):
-                out.write(chunk)
-            out.flush()
-            os.fsync(out.fileno())
+    with atomic_replace(path) as out, open(path, "rb") as fh:
+        for chunk in _canonical_lines(fh, str(path), args, stats):
+            out.file.write(chunk)
         if stats["invalid"] > before and not args.keep_invalid:
             sys.stderr.write(f"{path}: left unchanged: it has invalid lines (--keep-invalid copies them through)\n")
-            os.unlink(tmp)
-            return
-        os.chmod(tmp, st.st_mode & 0o7777)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
+            out.discard()
 
 
 def cmd_canonicalize(args: argparse.Namespace) -> int:
@@ -147,13 +136,15 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--out", required=True, metavar="DIR", help="output directory")
     g.set_defaults(func=cmd_generate)
 
-    from .validate.command import add_parser as add_validate_parser  # the protocol validator (issue 5)
-
-    add_validate_parser(sub)
     return p
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)  # unwinds, so temporary files are removed
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    signal.signal(signal.SIGTERM, _terminate)
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -117,3 +117,22 @@ def test_binary_junk_never_crashes(junk: bytes) -> None:
     r = run("canonicalize", stdin=junk)
     assert r.returncode == 1
     assert b"Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("sig", ["SIGKILL", "SIGTERM"])
+def test_in_place_killed_mid_write_leaves_the_original_and_no_partial_file(tmp_path: Path, sig: str) -> None:
+    import signal
+    import time
+
+    f = tmp_path / "big.jsonl"
+    original = NONCANON * 400_000  # ~40 MB, takes a while to rewrite
+    f.write_bytes(original)
+    proc = subprocess.Popen([sys.executable, "-m", "omnimessage", "canonicalize", "--in-place", str(f)],
+                            stderr=subprocess.PIPE)
+    time.sleep(1.0)
+    assert proc.poll() is None, "finished before it could be killed: make the file bigger"
+    proc.send_signal(getattr(signal, sig))
+    proc.wait(timeout=30)
+    assert f.read_bytes() == original
+    assert [p.name for p in tmp_path.iterdir()] == ["big.jsonl"]
+    assert b"Traceback" not in (proc.stderr.read() if proc.stderr else b"")
