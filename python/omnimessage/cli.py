@@ -136,6 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--out", required=True, metavar="DIR", help="output directory")
     g.set_defaults(func=cmd_generate)
 
+    from .validate.command import add_parser as add_validate_parser  # the protocol validator (issue 5)
+
+    add_validate_parser(sub)
     return p
 
 
