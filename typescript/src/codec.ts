@@ -1,0 +1,323 @@
+/**
+ * The byte-exact codec: strict `decode`, canonical `encode`, `canonicalize`.
+ *
+ * Decoding has two paths that must agree (the tests check they do):
+ *
+ * - fast: `JSON.parse`, the generated validators, then the generated encoders run against the
+ *   input (a writer that compares instead of writing). When the canonical form is the input
+ *   itself, the line was canonical, which also proves it had no duplicate keys and no
+ *   non-canonical spelling; verbatim values are cut from the input as they are met.
+ * - slow (anything else: non-canonical, invalid): the strict scanner (`scan.ts`) builds a
+ *   position-aware tree, a lexical pass refuses what JSON Schema cannot see (outside verbatim
+ *   values only), then the generated strict validators (`check.ts`) check the schema. Errors
+ *   carry the Python binding's category, JSON pointer, byte offset and detail.
+ *
+ * @module
+ */
+
+import { ARR, LIT, NUM, OBJ, STR, checkMessage, escapePointerToken, member, pyRepr, type Problem } from "./generated/check.js";
+import { encodeMessage, writeMessage, type Writer } from "./generated/encode.js";
+import { VERBATIM_LOCATIONS, type VerbatimShape } from "./generated/schema.js";
+import type { OmniMessage } from "./generated/types.js";
+import { isValidMessage } from "./generated/validate.js";
+import { DecodeError } from "./errors.js";
+import { RawJson, trustedRawJson } from "./raw.js";
+import { Node, ScanError, objectEnd, scan } from "./scan.js";
+import { byteOffset, decodeUtf8, loneSurrogateIndex, utf8Error } from "./utf8.js";
+
+/**
+ * A well-formed line that strict decoding refused (lenient mode only). It re-encodes to
+ * exactly its input, so relays and forward-compatible readers pass messages of a newer
+ * protocol version through untouched.
+ */
+export class OpaqueMessage {
+  /**
+   * @param raw - the line, without its line feed.
+   * @param error - why strict decoding refused it.
+   */
+  constructor(
+    readonly raw: string,
+    readonly error: DecodeError,
+  ) {}
+}
+
+/** Options of {@link decode}. */
+export interface DecodeOptions {
+  /** Keep a well-formed JSON object that strict decoding refuses as an {@link OpaqueMessage}. */
+  lenient?: boolean;
+}
+
+/**
+ * Decode one line (one trailing line feed allowed) into a message.
+ *
+ * Strict by default: anything the wire contract refuses throws a {@link DecodeError}, and no
+ * other error escapes, whatever the input. With `lenient: true`, a well-formed JSON object
+ * that strict decoding refuses comes back as an {@link OpaqueMessage}.
+ */
+export function decode(line: string | Uint8Array, options?: { lenient?: false }): OmniMessage;
+export function decode(line: string | Uint8Array, options: DecodeOptions): OmniMessage | OpaqueMessage;
+export function decode(line: string | Uint8Array, options?: DecodeOptions): OmniMessage | OpaqueMessage {
+  const lenient = options?.lenient === true;
+  let text: string | null;
+  if (typeof line === "string") {
+    text = line;
+    if (!text.isWellFormed()) {
+      // A lone surrogate in a JS string is what UTF-8 cannot carry (Python: ED A0 80 ...).
+      throw new DecodeError("invalid_utf8", "invalid UTF-8 (invalid continuation byte)", "", byteOffset(text, loneSurrogateIndex(text)));
+    }
+  } else if (line instanceof Uint8Array) {
+    text = decodeUtf8(line);
+    if (text === null) {
+      const e = utf8Error(line) ?? { index: 0, reason: "invalid data" };
+      throw new DecodeError("invalid_utf8", `invalid UTF-8 (${e.reason})`, "", e.index);
+    }
+  } else {
+    throw new TypeError("decode: the line must be a string or a Uint8Array");
+  }
+  try {
+    return decodeText(text, lenient);
+  } catch (e) {
+    if (e instanceof RangeError) {
+      // Engine limits (string length, memory): the line is too large for this process.
+      throw new DecodeError("too_large", `line too large to decode here (${e.message})`, "", null);
+    }
+    throw e;
+  }
+}
+
+/** The canonical text of one line (no line feed); throws {@link DecodeError}. */
+export function canonicalize(line: string | Uint8Array, options?: DecodeOptions): string {
+  return encode(decode(line, options ?? {}));
+}
+
+/**
+ * The canonical text of a message (no line feed): keys in schema order, optional keys only
+ * when set, strings and numbers as `JSON.stringify` writes them, verbatim values copied as
+ * their exact text. An {@link OpaqueMessage} encodes to its original line.
+ *
+ * The message is not validated (see `isValidMessage`); a value of the wrong JavaScript type
+ * throws a `TypeError` naming the field.
+ */
+export function encode(msg: OmniMessage | OpaqueMessage): string {
+  if (msg instanceof OpaqueMessage) return msg.raw;
+  return encodeMessage(msg);
+}
+
+// ---------------------------------------------------------------------------
+// fast path
+// ---------------------------------------------------------------------------
+
+function isPlainObject(v: unknown): boolean {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A writer that compares the canonical form with the input and cuts verbatim values from it. */
+class Verifier implements Writer {
+  pos = 0;
+  ok = true;
+
+  constructor(readonly text: string) {}
+
+  put(s: string): void {
+    if (this.ok) {
+      if (this.text.startsWith(s, this.pos)) this.pos += s.length;
+      else this.ok = false;
+    }
+  }
+
+  string(v: string): void {
+    if (!this.ok) return;
+    const t = this.text;
+    const p = this.pos;
+    // Written raw between quotes, the value needs no escape (so its canonical form is exactly that).
+    if (t.charCodeAt(p) === 34 && t.charCodeAt(p + 1 + v.length) === 34 && t.startsWith(v, p + 1)) {
+      this.pos = p + v.length + 2;
+      return;
+    }
+    const s = JSON.stringify(v);
+    if (t.startsWith(s, p)) this.pos = p + s.length;
+    else this.ok = false;
+  }
+
+  verbatim(v: unknown, shape: VerbatimShape, depth: number): unknown {
+    if (!this.ok) return v;
+    const end = objectEnd(this.text, this.pos, depth, shape === "scalar_map");
+    if (end < 0) {
+      this.ok = false;
+      return v;
+    }
+    const raw = trustedRawJson(this.text.slice(this.pos, end));
+    this.pos = end;
+    return raw;
+  }
+}
+
+/** Are all strings outside verbatim values well-formed (no lone surrogate)? */
+function wellFormedStrings(v: unknown): boolean {
+  if (typeof v === "string") return v.isWellFormed();
+  if (typeof v !== "object" || v === null || v instanceof RawJson) return true;
+  if (Array.isArray(v)) return v.every(wellFormedStrings);
+  for (const k in v) if (!wellFormedStrings((v as Record<string, unknown>)[k])) return false;
+  return true;
+}
+
+function decodeText(text: string, lenient: boolean): OmniMessage | OpaqueMessage {
+  let end = text.length;
+  if (end > 0 && text.charCodeAt(end - 1) === 10) end--;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return decodeSlow(text, end, lenient);
+  }
+  if (isValidMessage(value, isPlainObject)) {
+    const w = new Verifier(text);
+    writeMessage(w, value);
+    // JSON.stringify writes a lone surrogate as `\udXXX`, so a canonical line may hold one.
+    if (w.ok && w.pos === end && (text.indexOf("\\ud") < 0 || wellFormedStrings(value))) return value;
+  }
+  return decodeSlow(text, end, lenient);
+}
+
+// ---------------------------------------------------------------------------
+// slow path
+// ---------------------------------------------------------------------------
+
+function decodeSlow(text: string, end: number, lenient: boolean): OmniMessage | OpaqueMessage {
+  let root: Node;
+  try {
+    root = scan(text);
+  } catch (e) {
+    if (e instanceof ScanError) throw new DecodeError(e.category, e.detail, "", byteOffset(text, e.pos));
+    throw e;
+  }
+  if (root.kind !== OBJ) throw new DecodeError("wrong_type", "a message is a JSON object", "", 0);
+  const verbatim = verbatimTable(root);
+  const problem = new Lexical(verbatim).walk(root, "", null) ?? checkMessage(root);
+  if (problem !== null) {
+    const err = new DecodeError(problem.category, problem.detail, problem.pointer, byteOffset(text, problem.at));
+    if (lenient) return new OpaqueMessage(text.slice(0, end), err);
+    throw err;
+  }
+  return build(root, text, verbatim, null, true) as OmniMessage;
+}
+
+type VerbatimTable = ReadonlyMap<string, VerbatimShape> | null;
+
+/** Where verbatim values sit in this message, by its envelope and payload `type`. */
+function verbatimTable(root: Node): VerbatimTable {
+  const env = member(root, "type");
+  const payload = member(root, "payload");
+  const ptype = payload === null ? null : member(payload, "type");
+  const envTag = env !== null && env.kind === STR ? (env.value as string) : null;
+  const pTag = ptype !== null && ptype.kind === STR ? (ptype.value as string) : "";
+  if (envTag === null) return null;
+  return VERBATIM_LOCATIONS.get(envTag)?.get(pTag) ?? null;
+}
+
+/** The shape of the verbatim value at `rel` (a path from the payload), if one sits there. */
+function verbatimAt(table: VerbatimTable, rel: readonly string[] | null): VerbatimShape | undefined {
+  if (table === null || rel === null || rel.length === 0) return undefined;
+  let key = "";
+  for (let i = 0; i < rel.length; i++) {
+    const seg = rel[i] as string;
+    if (seg.includes("/")) return undefined;
+    key += (i ? "/" : "") + (/^[0-9]+$/.test(seg) ? "*" : seg);
+  }
+  return table.get(key);
+}
+
+/**
+ * What JSON Schema cannot see, outside verbatim values, in document order: lone surrogate
+ * escapes, duplicate keys, numbers beyond the double range; and the shape of verbatim values.
+ */
+class Lexical {
+  constructor(readonly verbatim: VerbatimTable) {}
+
+  walk(node: Node, pointer: string, rel: string[] | null): Problem | null {
+    const shape = verbatimAt(this.verbatim, rel);
+    if (shape !== undefined) return verbatimShape(node, pointer, shape);
+    switch (node.kind) {
+      case OBJ: {
+        const keys = node.keys as string[];
+        const seen = new Set<string>();
+        for (let i = 0; i < keys.length; i++) {
+          const key = keys[i] as string;
+          const ptr = pointer + "/" + escapePointerToken(key);
+          const at = (node.keyStarts as number[])[i] as number;
+          if ((node.keyLone as boolean[])[i]) return problem("lone_surrogate", "object key escapes a lone surrogate", ptr, at);
+          if (seen.has(key)) return problem("duplicate_key", `duplicate key ${pyRepr(key)}`, ptr, at);
+          seen.add(key);
+          const crel = rel === null ? (pointer === "" && key === "payload" ? [] : null) : [...rel, key];
+          const r = this.walk((node.items as Node[])[i] as Node, ptr, crel);
+          if (r !== null) return r;
+        }
+        return null;
+      }
+      case ARR: {
+        const items = node.items as Node[];
+        for (let i = 0; i < items.length; i++) {
+          const r = this.walk(items[i] as Node, pointer + "/" + i, rel === null ? null : [...rel, String(i)]);
+          if (r !== null) return r;
+        }
+        return null;
+      }
+      case STR:
+        return node.lone ? problem("lone_surrogate", "string escapes a lone surrogate", pointer, node.start) : null;
+      case NUM: {
+        const s = node.value as string;
+        if (Number.isFinite(Number(s))) return null;
+        const shown = s.length > 40 ? s.slice(0, 40) + "..." : s;
+        return problem("invalid_number", `${shown} is beyond the IEEE 754 double range`, pointer, node.start);
+      }
+      default:
+        return null;
+    }
+  }
+}
+
+function problem(category: Problem["category"], detail: string, pointer: string, at: number): Problem {
+  return { category, detail, pointer, at };
+}
+
+function verbatimShape(node: Node, pointer: string, shape: VerbatimShape): Problem | null {
+  if (node.kind !== OBJ) return problem("wrong_type", "a verbatim value here must be a JSON object", pointer, node.start);
+  if (shape === "scalar_map") {
+    const items = node.items as Node[];
+    for (let i = 0; i < items.length; i++) {
+      const c = items[i] as Node;
+      if (c.kind !== STR && c.kind !== NUM && !(c.kind === LIT && c.value !== null)) {
+        const ptr = pointer + "/" + escapePointerToken((node.keys as string[])[i] as string);
+        return problem("wrong_type", "values here must be strings, numbers or booleans", ptr, c.start);
+      }
+    }
+  }
+  return null;
+}
+
+/** The message value of a checked tree: verbatim values as RawJson, numbers as numbers. */
+function build(node: Node, text: string, verbatim: VerbatimTable, rel: string[] | null, root = false): unknown {
+  if (verbatimAt(verbatim, rel) !== undefined) return trustedRawJson(text.slice(node.start, node.end));
+  switch (node.kind) {
+    case OBJ: {
+      // Keys are the schema's (checked), so plain assignment cannot reach a prototype.
+      const out: Record<string, unknown> = {};
+      const keys = node.keys as string[];
+      const items = node.items as Node[];
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i] as string;
+        const crel = rel === null ? (root && key === "payload" ? [] : null) : [...rel, key];
+        out[key] = build(items[i] as Node, text, verbatim, crel);
+      }
+      return out;
+    }
+    case ARR:
+      return (node.items as Node[]).map((c, i) => build(c, text, verbatim, rel === null ? null : [...rel, String(i)]));
+    case NUM: {
+      const n = Number(node.value as string);
+      return n === 0 ? 0 : n;
+    }
+    default:
+      return node.value;
+  }
+}

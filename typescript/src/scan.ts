@@ -1,0 +1,275 @@
+/**
+ * The strict JSON scanner of the decoder's slow path, and the span finder of its fast path.
+ *
+ * `scan` parses one JSON text by the RFC 8259 grammar into a tree that remembers where every
+ * value starts and ends, so that the decoder can copy verbatim values as their exact source
+ * text, refuse what JSON Schema cannot see (duplicate keys, lone surrogate escapes, numbers
+ * beyond the double range) outside verbatim values, and name the byte offset of every error.
+ * Errors and their positions are the Python binding's (`_scan.py`): the first problem met
+ * scanning left to right. Nesting is checked against `MAX_DEPTH` before descending.
+ *
+ * @module
+ */
+
+import { ARR, LIT, NUM, OBJ, STR, pyRepr, type JsonNode } from "./generated/check.js";
+import { MAX_DEPTH } from "./generated/schema.js";
+import type { RejectionCategory } from "./generated/schema.js";
+
+/** A grammar or limit error: `invalid_json`, `too_deep` or `trailing_data`, at code unit `pos`. */
+export class ScanError extends Error {
+  constructor(
+    readonly category: RejectionCategory,
+    readonly detail: string,
+    readonly pos: number,
+  ) {
+    super(detail);
+  }
+}
+
+/** One scanned value. */
+export class Node implements JsonNode {
+  constructor(
+    readonly kind: number,
+    readonly start: number,
+    readonly end: number,
+    readonly value: string | boolean | null,
+    readonly keys: string[] | null,
+    readonly keyStarts: number[] | null,
+    /** Objects: whether each key escapes a lone surrogate. */
+    readonly keyLone: boolean[] | null,
+    readonly items: Node[] | null,
+    /** Strings: whether the value escapes a lone surrogate. */
+    readonly lone: boolean,
+  ) {}
+}
+
+const ESCAPES: Record<number, string> = { 34: '"', 92: "\\", 47: "/", 98: "\b", 102: "\f", 110: "\n", 114: "\r", 116: "\t" };
+const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
+const LETTER = /\p{L}/u;
+
+function isWs(c: number): boolean {
+  return c === 32 || c === 9 || c === 10 || c === 13;
+}
+
+function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  if (c >= 97 && c <= 102) return c - 87;
+  if (c >= 65 && c <= 70) return c - 55;
+  return -1;
+}
+
+function charAt(text: string, i: number): string {
+  return String.fromCodePoint(text.codePointAt(i) as number);
+}
+
+class Scanner {
+  constructor(readonly text: string) {}
+
+  ws(i: number): number {
+    const t = this.text;
+    while (i < t.length && isWs(t.charCodeAt(i))) i++;
+    return i;
+  }
+
+  document(): Node {
+    const t = this.text;
+    if (t.charCodeAt(0) === 0xfeff) throw new ScanError("invalid_json", "byte order mark (U+FEFF) before the message", 0);
+    const i = this.ws(0);
+    if (i === t.length) throw new ScanError("invalid_json", "empty line: no JSON value", i);
+    const node = this.value(i, 1);
+    const j = this.ws(node.end);
+    if (j !== t.length) throw new ScanError("trailing_data", "data after the message object", j);
+    return node;
+  }
+
+  value(i: number, depth: number): Node {
+    const t = this.text;
+    const c = t.charCodeAt(i);
+    if (c === 123) return this.object(i, depth);
+    if (c === 91) return this.array(i, depth);
+    if (c === 34) return this.string(i);
+    if (c === 45 || (c >= 48 && c <= 57)) return this.number(i);
+    if (t.startsWith("true", i)) return new Node(LIT, i, i + 4, true, null, null, null, null, false);
+    if (t.startsWith("false", i)) return new Node(LIT, i, i + 5, false, null, null, null, null, false);
+    if (t.startsWith("null", i)) return new Node(LIT, i, i + 4, null, null, null, null, null, false);
+    if (i >= t.length) throw new ScanError("invalid_json", "unexpected end of line", i);
+    for (const word of ["NaN", "Infinity"]) {
+      if (t.startsWith(word, i)) throw new ScanError("invalid_json", `${word} is not JSON`, i);
+    }
+    throw new ScanError("invalid_json", `unexpected character ${pyRepr(charAt(t, i))}`, i);
+  }
+
+  number(i: number): Node {
+    const t = this.text;
+    NUMBER.lastIndex = i;
+    const m = NUMBER.exec(t);
+    if (m === null) throw new ScanError("invalid_json", "invalid number", i);
+    const end = i + m[0].length;
+    if (end < t.length) {
+      const n = t.charCodeAt(end);
+      const isDigit = n >= 48 && n <= 57;
+      // What Python's scanner counts as part of a malformed number: digits, . e E + - and letters.
+      if (isDigit || n === 46 || n === 101 || n === 69 || n === 43 || n === 45 || LETTER.test(charAt(t, end))) {
+        const zero = m[0] === "0" || m[0] === "-0";
+        throw new ScanError("invalid_json", zero && isDigit ? "leading zero" : "invalid number", i);
+      }
+    }
+    return new Node(NUM, i, end, m[0], null, null, null, null, false);
+  }
+
+  string(i: number): Node {
+    const t = this.text;
+    const n = t.length;
+    let j = i + 1;
+    // Fast scan: a string without escapes.
+    while (j < n) {
+      const c = t.charCodeAt(j);
+      if (c === 34) return new Node(STR, i, j + 1, t.slice(i + 1, j), null, null, null, null, false);
+      if (c === 92 || c < 0x20) break;
+      j++;
+    }
+    let out = t.slice(i + 1, j);
+    let surrogate = false;
+    while (j < n) {
+      const c = t.charCodeAt(j);
+      if (c === 34) {
+        const lone = surrogate && !out.isWellFormed();
+        return new Node(STR, i, j + 1, out, null, null, null, null, lone);
+      }
+      if (c === 92) {
+        const e = t.charCodeAt(j + 1);
+        if (e === 117) {
+          let code = 0;
+          for (let k = 2; k < 6; k++) {
+            const h = hexValue(t.charCodeAt(j + k));
+            if (h < 0) throw new ScanError("invalid_json", "invalid \\u escape (four hex digits expected)", j);
+            code = code * 16 + h;
+          }
+          if (code >= 0xd800 && code <= 0xdfff) surrogate = true;
+          out += String.fromCharCode(code);
+          j += 6;
+          continue;
+        }
+        const s = ESCAPES[e];
+        if (s === undefined) {
+          const shown = j + 1 < n ? "\\" + charAt(t, j + 1) : "\\";
+          throw new ScanError("invalid_json", `invalid escape ${pyRepr(shown)}`, j);
+        }
+        out += s;
+        j += 2;
+        continue;
+      }
+      if (c < 0x20) {
+        throw new ScanError("invalid_json", `raw control character U+${c.toString(16).toUpperCase().padStart(4, "0")} inside a string`, j);
+      }
+      let k = j + 1;
+      while (k < n) {
+        const d = t.charCodeAt(k);
+        if (d === 34 || d === 92 || d < 0x20) break;
+        k++;
+      }
+      out += t.slice(j, k);
+      j = k;
+    }
+    throw new ScanError("invalid_json", "unterminated string", i);
+  }
+
+  object(start: number, depth: number): Node {
+    if (depth > MAX_DEPTH) throw new ScanError("too_deep", `nesting deeper than ${MAX_DEPTH} levels`, start);
+    const t = this.text;
+    const keys: string[] = [];
+    const keyStarts: number[] = [];
+    const keyLone: boolean[] = [];
+    const items: Node[] = [];
+    let i = this.ws(start + 1);
+    if (t.charCodeAt(i) === 125) return new Node(OBJ, start, i + 1, null, keys, keyStarts, keyLone, items, false);
+    for (;;) {
+      if (t.charCodeAt(i) !== 34) {
+        if (t.charCodeAt(i) === 125 && keys.length) throw new ScanError("invalid_json", "trailing comma in object", i);
+        throw new ScanError("invalid_json", "object key expected (a double-quoted string)", i);
+      }
+      const key = this.string(i);
+      i = this.ws(key.end);
+      if (t.charCodeAt(i) !== 58) throw new ScanError("invalid_json", "':' expected after object key", i);
+      i = this.ws(i + 1);
+      const val = this.value(i, depth + 1);
+      keys.push(key.value as string);
+      keyStarts.push(key.start);
+      keyLone.push(key.lone);
+      items.push(val);
+      i = this.ws(val.end);
+      const c = t.charCodeAt(i);
+      if (c === 44) {
+        i = this.ws(i + 1);
+        continue;
+      }
+      if (c === 125) return new Node(OBJ, start, i + 1, null, keys, keyStarts, keyLone, items, false);
+      throw new ScanError("invalid_json", "',' or '}' expected in object", i);
+    }
+  }
+
+  array(start: number, depth: number): Node {
+    if (depth > MAX_DEPTH) throw new ScanError("too_deep", `nesting deeper than ${MAX_DEPTH} levels`, start);
+    const t = this.text;
+    const items: Node[] = [];
+    let i = this.ws(start + 1);
+    if (t.charCodeAt(i) === 93) return new Node(ARR, start, i + 1, null, null, null, null, items, false);
+    for (;;) {
+      if (t.charCodeAt(i) === 93) throw new ScanError("invalid_json", "trailing comma in array", i);
+      const val = this.value(i, depth + 1);
+      items.push(val);
+      i = this.ws(val.end);
+      const c = t.charCodeAt(i);
+      if (c === 44) {
+        i = this.ws(i + 1);
+        continue;
+      }
+      if (c === 93) return new Node(ARR, start, i + 1, null, null, null, null, items, false);
+      throw new ScanError("invalid_json", "',' or ']' expected in array", i);
+    }
+  }
+}
+
+/** Parse one JSON text strictly (RFC 8259 grammar, `MAX_DEPTH`) into a position-aware tree. */
+export function scan(text: string): Node {
+  return new Scanner(text).document();
+}
+
+/**
+ * The end (exclusive) of the JSON object starting at `pos` of `text`, a text `JSON.parse`
+ * accepted; -1 if `pos` does not start an object, if nesting goes deeper than `MAX_DEPTH`
+ * (the object itself is at depth `depth`), or if `scalarMap` and a member value is not a
+ * string, number or boolean. Never throws, whatever `pos` is.
+ */
+export function objectEnd(text: string, pos: number, depth: number, scalarMap: boolean): number {
+  if (text.charCodeAt(pos) !== 123 || depth > MAX_DEPTH) return -1;
+  const n = text.length;
+  let d = depth;
+  let i = pos + 1;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // Skip the string: the next quote not escaped by an odd run of backslashes.
+      let q = text.indexOf('"', i + 1);
+      for (;;) {
+        if (q < 0) return -1;
+        let b = q - 1;
+        while (text.charCodeAt(b) === 92) b--;
+        if ((q - 1 - b) % 2 === 0) break;
+        q = text.indexOf('"', q + 1);
+      }
+      i = q + 1;
+    } else if (c === 123 || c === 91) {
+      if (++d > MAX_DEPTH || (scalarMap && d === depth + 1)) return -1;
+      i++;
+    } else if (c === 125 || c === 93) {
+      i++;
+      if (--d < depth) return i;
+    } else {
+      // Outside strings, an `n` can only start `null`.
+      if (scalarMap && c === 110 && d === depth) return -1;
+      i++;
+    }
+  }
+  return -1;
+}
