@@ -136,6 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
     g.add_argument("--out", required=True, metavar="DIR", help="output directory")
     g.set_defaults(func=cmd_generate)
 
+    from .conformance.command import add_parser as add_conformance_parser  # the conformance runner (issue 4)
+
+    add_conformance_parser(sub)
+
     from .validate.command import add_parser as add_validate_parser  # the protocol validator (issue 5)
 
     add_validate_parser(sub)

@@ -15,6 +15,7 @@ Renderer = Callable[[Model], dict[str, str]]
 TARGETS: dict[str, Renderer] = {
     "python": python_msgspec.render,
     "markdown": markdown.render,
+    "pydantic": __import__(f"{__package__}.pydantic_dmcg", fromlist=["render"]).render,  # not byte-exact
     "typescript": __import__(f"{__package__}.typescript", fromlist=["render"]).render,
 }
 

@@ -1,0 +1,13 @@
+"""The language-neutral conformance suite: manifest loading, the testee runner, coverage.
+
+* :mod:`.suite`: the cases on disk (`conformance/manifest.json` and its fixture files).
+* :mod:`.runner`: starts a testee (any command speaking `conformance/PROTOCOL.md`), sends every
+  case, compares byte for byte, reports (text, JUnit, JSON), honours expected-failure lists.
+* :mod:`.testee`: the Python binding as a testee; :mod:`.mutants`: deliberately broken ones.
+* :mod:`.coverage`: what the cases cover of the schema.
+* :mod:`.pytest_plugin`: `pytest --omnimessage-impl CMD`.
+"""
+
+from .suite import PROTOCOL_VERSION, SUITE_VERSION, Case, Suite, SuiteError, load_suite, suite_dir
+
+__all__ = ["PROTOCOL_VERSION", "SUITE_VERSION", "Case", "Suite", "SuiteError", "load_suite", "suite_dir"]

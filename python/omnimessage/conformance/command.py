@@ -1,0 +1,369 @@
+"""`omnimessage conformance`: run the suite against an implementation, print coverage or the matrix."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import shutil
+import sys
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from .runner import (
+    DEFAULT_REQUEST_TIMEOUT,
+    DEFAULT_TOTAL_TIMEOUT,
+    FAILED,
+    PASSED,
+    SKIPPED,
+    XFAIL,
+    XPASS,
+    ExpectedFailures,
+    Outcome,
+    RunResult,
+    describe_expectation,
+    load_expected_failures,
+    run_cases,
+    select_cases,
+    write_json_report,
+    write_junit,
+)
+from .suite import GROUPS, Suite, SuiteError, load_suite
+
+__all__ = ["BASELINES", "Impl", "add_parser", "cmd_conformance", "resolve_impl"]
+
+BASELINES = ("naive-json", "pydantic")
+TYPESCRIPT_TESTEE = ("typescript/bin/omnimessage.mjs", "testee")
+"""Our TypeScript binding's testee, relative to the checkout: `node typescript/bin/omnimessage.mjs testee`."""
+
+
+class ConformanceUsageError(Exception):
+    pass
+
+
+@dataclass
+class Impl:
+    name: str
+    argv: list[str]
+    expected_failures: Path | None = None  # the list that ships with a baseline
+    cwd: Path | None = None
+
+
+def resolve_impl(spec: str, suite: Suite) -> Impl:
+    """`python`, `typescript`, a baseline name, or a command line (split like a shell, run without one)."""
+    if spec == "python":
+        return Impl("python", [sys.executable, "-m", "omnimessage.conformance.testee"])
+    if spec in BASELINES:
+        base = suite.root / "baselines" / spec
+        return Impl(spec, [sys.executable, str(base / "testee.py")], base / "expected-failures.txt")
+    if spec == "typescript":
+        repo = suite.root.parent
+        script = repo / TYPESCRIPT_TESTEE[0]
+        if not script.is_file():
+            raise ConformanceUsageError(
+                f"the TypeScript binding is not in this checkout (no {TYPESCRIPT_TESTEE[0]} under {repo}); "
+                f"once it exists, --impl typescript runs `node {' '.join(TYPESCRIPT_TESTEE)}`. "
+                'To test another build, pass its command: --impl "node path/to/testee.mjs"'
+            )
+        node = shutil.which("node")
+        if node is None:
+            raise ConformanceUsageError("--impl typescript needs `node` on PATH")
+        return Impl("typescript", [node, str(script), *TYPESCRIPT_TESTEE[1:]], cwd=repo)
+    try:
+        argv = shlex.split(spec)
+    except ValueError as exc:
+        raise ConformanceUsageError(f"--impl {spec!r}: {exc}") from None
+    if not argv:
+        raise ConformanceUsageError("--impl needs a command")
+    return Impl(spec, argv)
+
+
+def typescript_available(suite: Suite) -> bool:
+    return (suite.root.parent / TYPESCRIPT_TESTEE[0]).is_file() and shutil.which("node") is not None
+
+
+# ---------------------------------------------------------------------------
+# text report
+# ---------------------------------------------------------------------------
+
+_MARK = {PASSED: "PASS ", FAILED: "FAIL ", SKIPPED: "SKIP ", XFAIL: "XFAIL", XPASS: "XPASS"}
+
+
+def _indent(text: str, pad: str = "    ") -> str:
+    return "\n".join(pad + ln for ln in text.split("\n"))
+
+
+def format_failure(o: Outcome) -> str:
+    c = o.case
+    lines = [f"{_MARK[o.status]} {c.id}  [{c.group}, spec section {c.spec}]", f"    {c.description}"]
+    lines.append(
+        f"    input: {c.source}"
+        + (f" (mode {c.mode})" if c.mode != "strict" else "")
+        + (f" (max_line_bytes {c.max_line_bytes})" if c.max_line_bytes else "")
+    )
+    lines.append(f"    expected: {describe_expectation(c)}")
+    lines.append(_indent(o.message))
+    return "\n".join(lines)
+
+
+def print_result(result: RunResult, out: TextIO, *, verbose: bool, streamed: bool) -> None:
+    if not streamed:
+        for o in result.outcomes:
+            if o.failed:
+                out.write(format_failure(o) + "\n")
+    for s in result.stale:
+        out.write(f"STALE {s}\n")
+    for e in result.errors:
+        out.write(f"ERROR {e}\n")
+    groups = result.by_group()
+    if groups:
+        width = max(len(g) for g in groups)
+        out.write("\n")
+        for g, n in groups.items():
+            total = sum(n.values())
+            extra = "".join(
+                f", {n[k]} {label}" for k, label in ((XFAIL, "expected failures"), (XPASS, "unexpected passes")) if n[k]
+            )
+            out.write(
+                f"  {g:<{width}}  {n[PASSED]:>4}/{total:<4} passed, {n[FAILED]} failed, {n[SKIPPED]} skipped{extra}\n"
+            )
+    out.write(f"{result.summary()}\n")
+
+
+# ---------------------------------------------------------------------------
+# subcommand
+# ---------------------------------------------------------------------------
+
+
+def add_parser(sub: Any) -> None:
+    p = sub.add_parser(
+        "conformance",
+        help="run the conformance suite against an implementation",
+        description="Run the language-neutral conformance suite (conformance/) against an implementation that speaks "
+        "the testee protocol (conformance/PROTOCOL.md). Exit status 0 only when every case passes or is an "
+        "expected failure.",
+    )
+    p.add_argument(
+        "--impl",
+        metavar="IMPL",
+        help="python | typescript | naive-json | pydantic | a command line (split like a shell, run without one)",
+    )
+    p.add_argument(
+        "--expected-failures", metavar="FILE", help="case ids (or globs) expected to fail, each with a reason"
+    )
+    p.add_argument(
+        "--category",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="only cases of this group, rejection category or tag (repeatable)",
+    )
+    p.add_argument("--case", action="append", default=[], metavar="ID", help="only this case id or glob (repeatable)")
+    p.add_argument("-v", "--verbose", action="store_true", help="print every case as it runs")
+    p.add_argument("--junit", metavar="FILE", help="write a JUnit XML report")
+    p.add_argument("--json", metavar="FILE", help="write a JSON report")
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_REQUEST_TIMEOUT,
+        metavar="SEC",
+        help=f"time limit per request (default {DEFAULT_REQUEST_TIMEOUT:g})",
+    )
+    p.add_argument(
+        "--total-timeout",
+        type=float,
+        default=DEFAULT_TOTAL_TIMEOUT,
+        metavar="SEC",
+        help=f"time limit for the whole run (default {DEFAULT_TOTAL_TIMEOUT:g})",
+    )
+    p.add_argument("--suite", metavar="DIR", help="the conformance folder (default: the bundled one)")
+    p.add_argument(
+        "--coverage", action="store_true", help="print what the cases cover of the schema; exit 1 below 100%%"
+    )
+    p.add_argument(
+        "--matrix",
+        action="store_true",
+        help="run python, typescript (when present) and the baselines; print implementation x group",
+    )
+    p.add_argument(
+        "--mutants",
+        action="store_true",
+        help="run the deliberately broken Python bindings; exit 1 unless every one fails a case",
+    )
+    p.add_argument("--list", action="store_true", help="list the selected cases and exit")
+    p.set_defaults(func=cmd_conformance)
+
+
+def _usage(msg: str) -> int:
+    sys.stderr.write(f"omnimessage conformance: {msg}\n")
+    return 2
+
+
+def cmd_conformance(args: argparse.Namespace) -> int:
+    try:
+        suite = load_suite(Path(args.suite) if args.suite else None)
+    except SuiteError as exc:
+        return _usage(str(exc))
+    out = sys.stdout
+    if args.coverage:
+        from .coverage import coverage, format_coverage
+
+        cov = coverage(suite)
+        out.write(format_coverage(cov) + "\n")
+        return 0 if cov.complete else 1
+    if args.list:
+        for c in select_cases(suite, args.category, args.case):
+            out.write(f"{c.id}\t{c.group}\t{c.expect}{':' + c.category if c.category else ''}\t{c.description}\n")
+        return 0
+    if args.matrix:
+        return run_matrix(suite, out, args)
+    if args.mutants:
+        from .mutants import run_mutation_check
+
+        report = run_mutation_check(suite, timeout=args.timeout, out=out)
+        return 0 if report.kill_rate == 1.0 else 1
+    if not args.impl:
+        return _usage("--impl is required (python, typescript, naive-json, pydantic or a command)")
+    try:
+        impl = resolve_impl(args.impl, suite)
+    except ConformanceUsageError as exc:
+        return _usage(str(exc))
+    ef_path = args.expected_failures or (str(impl.expected_failures) if impl.expected_failures else None)
+    expected = ExpectedFailures()
+    if ef_path:
+        try:
+            expected = load_expected_failures(ef_path)
+        except (OSError, ValueError) as exc:
+            return _usage(f"--expected-failures: {exc}")
+    cases = select_cases(suite, args.category, args.case)
+    if not cases:
+        return _usage("no case matches the filters")
+    out.write(
+        f"omnimessage conformance: suite {suite.suite_version}, {len(cases)} of {len(suite.cases)} cases, "
+        f"implementation {impl.name}" + (f", expected failures from {ef_path}" if ef_path else "") + "\n"
+    )
+    out.flush()
+
+    def on_outcome(o: Outcome) -> None:
+        if args.verbose:
+            out.write(f"{_MARK[o.status]} {o.case.id}" + (f"  ({o.reason})" if o.status == XFAIL else "") + "\n")
+            if o.failed:
+                out.write(format_failure(o).split("\n", 1)[1] + "\n")
+            out.flush()
+
+    result = run_cases(
+        suite,
+        cases,
+        impl.argv,
+        expected=expected,
+        request_timeout=args.timeout,
+        total_timeout=args.total_timeout,
+        cwd=impl.cwd,
+        on_outcome=on_outcome,
+    )
+    if result.implementation:
+        name, version = result.implementation.get("implementation"), result.implementation.get("version")
+        out.write(f"testee: {name} {version or ''}".rstrip() + f" ({result.duration:.1f}s)\n")
+    print_result(result, out, verbose=args.verbose, streamed=args.verbose)
+    if args.junit:
+        write_junit(result, args.junit, impl.name)
+    if args.json:
+        write_json_report(result, args.json, impl.argv, suite)
+    return 0 if result.ok else 1
+
+
+# ---------------------------------------------------------------------------
+# the matrix
+# ---------------------------------------------------------------------------
+
+
+def run_matrix(suite: Suite, out: TextIO, args: argparse.Namespace) -> int:
+    """Every implementation we have x every group: passed/total per cell, and whether the run is green."""
+    names = ["python", "typescript", *BASELINES]
+    rows: dict[str, RunResult | str] = {}
+    jobs: dict[str, tuple[Impl, ExpectedFailures]] = {}
+    for name in names:
+        if name == "typescript" and not typescript_available(suite):
+            rows[name] = "not in this checkout"
+            continue
+        if name == "pydantic" and not _pydantic_available():
+            rows[name] = "needs the `pydantic` extra"
+            continue
+        impl = resolve_impl(name, suite)
+        ef = load_expected_failures(impl.expected_failures) if impl.expected_failures else ExpectedFailures()
+        jobs[name] = (impl, ef)
+        rows[name] = "..."
+    cases = select_cases(suite, args.category, args.case)
+
+    def run(name: str) -> RunResult:
+        impl, ef = jobs[name]
+        return run_cases(
+            suite,
+            cases,
+            impl.argv,
+            expected=ef,
+            request_timeout=args.timeout,
+            total_timeout=args.total_timeout,
+            cwd=impl.cwd,
+        )
+
+    with ThreadPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
+        futures = {name: pool.submit(run, name) for name in jobs}
+        for name, fut in futures.items():
+            rows[name] = fut.result()
+    groups = [g for g in GROUPS if any(c.group == g for c in cases)]
+    head = ["implementation", *groups, "total", "status"]
+    table: list[list[str]] = []
+    ok = True
+    for name in names:
+        r = rows[name]
+        if isinstance(r, str):
+            table.append([name, *["-"] * len(groups), "-", r])
+            continue
+        bg = r.by_group()
+        cells = []
+        for g in groups:
+            n = bg.get(g, {})
+            cells.append(f"{n.get(PASSED, 0)}/{sum(n.values())}")
+        status = "ok" if r.ok else f"FAILING ({r.n_failed} unexpected)"
+        if r.count(XFAIL):
+            status += f", {r.count(XFAIL)} expected failures"
+        if r.count(SKIPPED):
+            status += f", {r.count(SKIPPED)} skipped"
+        ok = ok and r.ok
+        table.append([name, *cells, f"{r.count(PASSED)}/{len(r.outcomes)}", status])
+    widths = [max(len(row[i]) for row in [head, *table]) for i in range(len(head))]
+    out.write(f"conformance matrix: suite {suite.suite_version}, {len(cases)} cases, cells are passed/total\n")
+    for row in [head, *table]:
+        out.write(
+            "  ".join(
+                cell.ljust(widths[i]) if i in (0, len(head) - 1) else cell.rjust(widths[i])
+                for i, cell in enumerate(row)
+            ).rstrip()
+            + "\n"
+        )
+    for name in names:
+        r = rows[name]
+        if isinstance(r, RunResult) and not r.ok:
+            out.write(f"\n{name}: unexpected results\n")
+            for o in r.outcomes:
+                if o.failed:
+                    out.write(format_failure(o) + "\n")
+            for s in r.stale:
+                out.write(f"STALE {s}\n")
+    return 0 if ok else 1
+
+
+def _pydantic_available() -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec("pydantic") is not None
+
+
+def main(argv: Sequence[str] | None = None) -> int:  # pragma: no cover - `omnimessage conformance` is the entry
+    from ..cli import main as cli_main
+
+    return cli_main(["conformance", *(argv if argv is not None else sys.argv[1:])])

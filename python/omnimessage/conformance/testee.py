@@ -1,0 +1,92 @@
+"""The Python binding as a conformance testee: `python -m omnimessage.conformance.testee`.
+
+It speaks the testee protocol of `conformance/PROTOCOL.md` on stdin/stdout. Each request's
+input is read the way a reader reads a one-line JSON Lines file (`iter_messages`), so the
+reader-level categories (`too_large`, `truncated`) are tested too.
+
+:class:`Binding` is the seam the mutation check (:mod:`.mutants`) uses to break it on purpose.
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import sys
+from typing import IO, Any
+
+from .. import __version__
+from .._generated.models import DEFAULT_MAX_LINE_BYTES, Message
+from ..codec import OpaqueMessage, encode
+from ..errors import DecodeError
+from ..reader import iter_messages
+from .suite import PROTOCOL_VERSION
+
+__all__ = ["Binding", "handle", "main", "serve"]
+
+HELLO = "omnimessage-conformance"
+
+
+class Binding:
+    """Decode one line as a reader would, encode a message; subclasses break it on purpose."""
+
+    name = "omnimessage-python"
+
+    def read_line(self, data: bytes, *, lenient: bool, max_line_bytes: int) -> Message | OpaqueMessage:
+        """Decode the single line of `data` (a one-line JSON Lines file); raises DecodeError."""
+        lines = list(iter_messages(io.BytesIO(data), lenient=lenient, max_line_bytes=max_line_bytes))
+        if len(lines) != 1:
+            raise ValueError(f"the input holds {len(lines)} lines; the protocol sends exactly one")
+        line = lines[0]
+        if line.error is not None:
+            raise line.error
+        assert line.message is not None
+        return line.message
+
+    def encode(self, msg: Message | OpaqueMessage) -> bytes:
+        return encode(msg)
+
+
+def handle(binding: Binding, req: dict[str, Any]) -> dict[str, Any]:
+    """Answer one request."""
+    cid = req.get("id")
+    try:
+        data = base64.b64decode(req["input"], validate=True)
+        lenient = req.get("mode", "strict") == "lenient"
+        limit = int(req.get("max_line_bytes") or DEFAULT_MAX_LINE_BYTES)
+    except (KeyError, ValueError, TypeError) as exc:
+        return {"id": cid, "result": "skipped", "reason": f"malformed request: {exc}"}
+    try:
+        msg = binding.read_line(data, lenient=lenient, max_line_bytes=limit)
+        out = binding.encode(msg)
+    except DecodeError as err:
+        resp: dict[str, Any] = {"id": cid, "result": "refused", "category": err.category, "pointer": err.pointer}
+        if err.offset is not None:
+            resp["offset"] = err.offset
+        resp["message"] = err.detail
+        return resp
+    return {"id": cid, "result": "encoded", "output": base64.b64encode(out).decode("ascii")}
+
+
+def serve(binding: Binding, stdin: IO[bytes], stdout: IO[bytes]) -> int:
+    hello = json.loads(stdin.readline() or b"{}")
+    if hello.get("hello") != HELLO or hello.get("protocol") != PROTOCOL_VERSION:
+        sys.stderr.write(f"testee: unsupported handshake {hello!r}\n")
+        return 2
+    reply = {"hello": HELLO, "protocol": PROTOCOL_VERSION, "implementation": binding.name, "version": __version__}
+    stdout.write(json.dumps(reply).encode() + b"\n")
+    stdout.flush()
+    for raw in stdin:
+        req = json.loads(raw)
+        # ensure_ascii: a pointer may hold a lone surrogate, which only a \u escape can carry
+        stdout.write(json.dumps(handle(binding, req)).encode() + b"\n")
+        stdout.flush()
+    return 0
+
+
+def main(binding: Binding | None = None) -> int:
+    return serve(binding or Binding(), sys.stdin.buffer, sys.stdout.buffer)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
