@@ -1,0 +1,299 @@
+#!/usr/bin/env node
+// The OmniMessage command line, TypeScript binding: `canonicalize`, with the same behaviour,
+// messages and exit codes as the Python binding's `omnimessage canonicalize`.
+import { once } from "node:events";
+import { closeSync, createReadStream, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeSync, chmodSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { randomBytes } from "node:crypto";
+import { DEFAULT_MAX_LINE_BYTES, DecodeError, decode, encode } from "../dist/index.js";
+
+const EXIT_OK = 0;
+const EXIT_INVALID = 1;
+const EXIT_USAGE = 2;
+const LF = Buffer.from("\n");
+
+const USAGE = "usage: omnimessage [-h] COMMAND ...\n";
+const USAGE_CANON = "usage: omnimessage canonicalize [-h] [--in-place] [--keep-invalid] [--check] [--lenient] [FILE ...]\n";
+const HELP = `${USAGE}
+OmniMessage toolkit (TypeScript binding).
+
+commands:
+  canonicalize   re-encode JSON Lines canonically (strict)
+`;
+const HELP_CANON = `${USAGE_CANON}
+positional arguments:
+  FILE            input files (default: stdin; '-' is stdin)
+
+options:
+  -h, --help      show this help message and exit
+  --in-place      replace each file atomically (kept as is if any line is invalid)
+  --keep-invalid  copy invalid lines through unchanged instead of dropping them
+  --check         write nothing; exit 1 unless every line is valid and canonical
+  --lenient       pass well-formed lines the strict decoder refuses through verbatim
+`;
+
+class UsageError extends Error {}
+
+const STRERROR = {
+  ENOENT: "No such file or directory",
+  EACCES: "Permission denied",
+  EISDIR: "Is a directory",
+  ENOTDIR: "Not a directory",
+  EPERM: "Operation not permitted",
+  EROFS: "Read-only file system",
+  ENOSPC: "No space left on device",
+  EMFILE: "Too many open files",
+};
+
+/** Split a byte stream into lines: {number, raw (Buffer without LF, or null when too long), terminated}. */
+async function* readLines(stream, maxLineBytes) {
+  let parts = [];
+  let size = 0;
+  let number = 0;
+  let skipping = false;
+  for await (const chunk of stream) {
+    let start = 0;
+    while (start <= chunk.length) {
+      const nl = chunk.indexOf(10, start);
+      const end = nl < 0 ? chunk.length : nl;
+      if (!skipping && end > start) {
+        if (size + (end - start) > maxLineBytes) {
+          skipping = true;
+          parts = [];
+          size = 0;
+        } else {
+          parts.push(chunk.subarray(start, end));
+          size += end - start;
+        }
+      }
+      if (nl < 0) break;
+      number++;
+      yield { number, raw: skipping ? null : Buffer.concat(parts, size), terminated: true };
+      parts = [];
+      size = 0;
+      skipping = false;
+      start = nl + 1;
+    }
+  }
+  if (skipping) yield { number: number + 1, raw: null, terminated: false };
+  else if (size > 0) yield { number: number + 1, raw: Buffer.concat(parts, size), terminated: false };
+}
+
+function report(err, name) {
+  const where = [];
+  if (err.pointer) where.push(`at ${err.pointer}`);
+  if (err.offset !== null) where.push(`byte ${err.offset}`);
+  const suffix = where.length ? ` (${where.join(", ")})` : "";
+  process.stderr.write(`${name}:${err.line}: ${err.category}: ${err.detail}${suffix}\n`);
+}
+
+/** Output chunks (Buffers, LF included) for one input; invalid lines reported on stderr. */
+async function* canonicalLines(stream, name, args, stats) {
+  for await (const { number, raw, terminated } of readLines(stream, DEFAULT_MAX_LINE_BYTES)) {
+    stats.lines++;
+    let msg;
+    let error = null;
+    if (raw === null) {
+      error = new DecodeError("too_large", `line longer than ${DEFAULT_MAX_LINE_BYTES} bytes`);
+    } else {
+      try {
+        msg = decode(raw, { lenient: args.lenient });
+      } catch (e) {
+        if (!(e instanceof DecodeError)) throw e;
+        error = terminated
+          ? e
+          : new DecodeError("truncated", `last line has no line feed and does not decode (${e.category}: ${e.detail})`, e.pointer, e.offset);
+      }
+    }
+    if (error !== null) {
+      error.line = number;
+      stats.invalid++;
+      report(error, name);
+      if (args.keepInvalid && raw !== null && raw.length) yield terminated ? Buffer.concat([raw, LF]) : raw;
+      continue;
+    }
+    const out = Buffer.from(encode(msg), "utf8");
+    if (!out.equals(raw)) {
+      stats.changed++;
+      if (args.check) process.stderr.write(`${name}:${number}: not canonical\n`);
+    }
+    yield out;
+    yield LF;
+  }
+}
+
+/** Write chunks to a file descriptor or stdout in batches. */
+class Sink {
+  constructor(fd) {
+    this.fd = fd;
+    this.parts = [];
+    this.size = 0;
+  }
+  async write(buf) {
+    this.parts.push(buf);
+    this.size += buf.length;
+    if (this.size >= 1 << 20) await this.flush();
+  }
+  async flush() {
+    if (!this.size) return;
+    const data = Buffer.concat(this.parts, this.size);
+    this.parts = [];
+    this.size = 0;
+    if (this.fd === null) {
+      if (!process.stdout.write(data)) await once(process.stdout, "drain");
+    } else {
+      let off = 0;
+      while (off < data.length) off += writeSync(this.fd, data, off);
+    }
+  }
+}
+
+let pendingTemp = null;
+
+async function inPlace(path, args, stats) {
+  const before = stats.invalid;
+  const st = statSync(path);
+  if (st.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR", path });
+  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+  const fd = openSync(tmp, "wx", 0o600);
+  pendingTemp = tmp;
+  try {
+    const sink = new Sink(fd);
+    for await (const chunk of canonicalLines(createReadStream(path), path, args, stats)) await sink.write(chunk);
+    await sink.flush();
+    fsyncSync(fd);
+    closeSync(fd);
+    if (stats.invalid > before && !args.keepInvalid) {
+      process.stderr.write(`${path}: left unchanged: it has invalid lines (--keep-invalid copies them through)\n`);
+      unlinkSync(tmp);
+    } else {
+      chmodSync(tmp, st.mode & 0o7777);
+      renameSync(tmp, path);
+    }
+    pendingTemp = null;
+  } catch (e) {
+    try {
+      closeSync(fd);
+    } catch {}
+    try {
+      unlinkSync(tmp);
+    } catch {}
+    pendingTemp = null;
+    throw e;
+  }
+}
+
+async function canonicalize(args) {
+  const stats = { lines: 0, invalid: 0, changed: 0 };
+  if (args.inPlace && !args.files.length) throw new UsageError("--in-place needs file arguments");
+  if (args.inPlace && args.check) throw new UsageError("--in-place and --check exclude each other");
+  if (args.inPlace) {
+    for (const f of args.files) await inPlace(f, args, stats);
+  } else {
+    const sink = new Sink(null);
+    for (const f of args.files.length ? args.files : ["-"]) {
+      let stream;
+      if (f === "-") stream = process.stdin;
+      else {
+        if (statSync(f).isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR", path: f });
+        stream = createReadStream(f);
+        await once(stream, "open");
+      }
+      const name = f === "-" ? "<stdin>" : f;
+      for await (const chunk of canonicalLines(stream, name, args, stats)) if (!args.check) await sink.write(chunk);
+    }
+    await sink.flush();
+  }
+  if (args.check) {
+    process.stderr.write(
+      `${stats.lines} lines: ${stats.lines - stats.invalid - stats.changed} canonical, ${stats.changed} not canonical, ${stats.invalid} invalid\n`,
+    );
+    return stats.invalid || stats.changed ? EXIT_INVALID : EXIT_OK;
+  }
+  return stats.invalid ? EXIT_INVALID : EXIT_OK;
+}
+
+function parseCanonicalize(argv) {
+  const args = { files: [], inPlace: false, keepInvalid: false, check: false, lenient: false, help: false };
+  const unknown = [];
+  let positional = false;
+  for (const a of argv) {
+    if (positional || a === "-" || !a.startsWith("-")) args.files.push(a);
+    else if (a === "--") positional = true;
+    else if (a === "--in-place") args.inPlace = true;
+    else if (a === "--keep-invalid") args.keepInvalid = true;
+    else if (a === "--check") args.check = true;
+    else if (a === "--lenient") args.lenient = true;
+    else if (a === "-h" || a === "--help") args.help = true;
+    else unknown.push(a);
+  }
+  return { args, unknown };
+}
+
+async function main(argv) {
+  const [command, ...rest] = argv;
+  if (command === "-h" || command === "--help") {
+    process.stdout.write(HELP);
+    return EXIT_OK;
+  }
+  if (command !== "canonicalize") {
+    process.stderr.write(USAGE);
+    process.stderr.write(
+      command === undefined
+        ? "omnimessage: error: the following arguments are required: COMMAND\n"
+        : `omnimessage: error: argument COMMAND: invalid choice: '${command}' (choose from 'canonicalize')\n`,
+    );
+    return EXIT_USAGE;
+  }
+  const { args, unknown } = parseCanonicalize(rest);
+  if (args.help) {
+    process.stdout.write(HELP_CANON);
+    return EXIT_OK;
+  }
+  if (unknown.length) {
+    process.stderr.write(USAGE);
+    process.stderr.write(`omnimessage: error: unrecognized arguments: ${unknown.join(" ")}\n`);
+    return EXIT_USAGE;
+  }
+  try {
+    return await canonicalize(args);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(USAGE);
+      process.stderr.write(`omnimessage: ${e.message}\n`);
+      return EXIT_USAGE;
+    }
+    if (e && e.code === "EPIPE") return EXIT_OK;
+    if (e && typeof e.code === "string" && e.syscall !== undefined || (e && e.code === "EISDIR")) {
+      process.stderr.write(`omnimessage: ${e.path ?? ""}: ${STRERROR[e.code] ?? e.message}\n`);
+      return EXIT_USAGE;
+    }
+    throw e;
+  }
+}
+
+function cleanupAndExit(code) {
+  if (pendingTemp !== null) {
+    try {
+      unlinkSync(pendingTemp);
+    } catch {}
+  }
+  process.exit(code);
+}
+
+process.on("SIGINT", () => cleanupAndExit(130));
+process.on("SIGTERM", () => cleanupAndExit(143));
+process.stdout.on("error", (e) => {
+  if (e.code === "EPIPE") cleanupAndExit(EXIT_OK);
+  throw e;
+});
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    process.stderr.write(`omnimessage: internal error: ${e && e.stack ? e.stack : e}\n`);
+    process.exitCode = 70;
+  },
+);
