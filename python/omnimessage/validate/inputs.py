@@ -291,34 +291,39 @@ def _run_file(unit: FileUnit, opts: Options, out: Sink, res: UnitResult, progres
 
 
 def _run_session(unit: SessionUnit, opts: Options, out: Sink, res: UnitResult, progress: Progress | None) -> None:
-    files = unit.files
+    files: list[tuple[int, str]] = []
+    duplicates: list[tuple[int, str]] = []
     seen: dict[int, str] = {}
     expected = 1
-    for idx, path in files:
+    for idx, path in unit.files:
         if idx in seen:
             out(Finding("OM802", "error", f"index {idx:03d} of session {unit.session_id!r} appears twice (also "
-                                          f"{seen[idx]})", path, 0))
+                                          f"{seen[idx]}); this file is validated on its own", path, 0))
+            duplicates.append((idx, path))
             continue
         if idx != expected:
             missing = f"{expected:03d}" if idx == expected + 1 else f"{expected:03d}-{idx - 1:03d}"
             out(Finding("OM802", "error", f"index {missing} of session {unit.session_id!r} is missing before this "
                                           f"file", path, 0))
         seen[idx] = path
+        files.append((idx, path))
         expected = idx + 1
-    v = opts.validator(files[0][1], collect_subagents=True)
     done = 0
-    for idx, path in files:
-        for f in v.begin_file(path, session_id=unit.session_id, rotated=idx > 1):
-            out(f)
-        with open(path, "rb") as fh:
-            done += _lines(fh, v, out, opts.max_line_bytes, progress, done)
-        res.files += 1
+    for group in ([files], [[d] for d in duplicates]):
+        for chain in group:
+            v = opts.validator(chain[0][1], collect_subagents=True)
+            for idx, path in chain:
+                for f in v.begin_file(path, session_id=unit.session_id, rotated=idx > 1):
+                    out(f)
+                with open(path, "rb") as fh:
+                    done += _lines(fh, v, out, opts.max_line_bytes, progress, done)
+                res.files += 1
+            for f in v.finish():
+                out(f)
+            res.lines += v.lines
+            res.messages += v.messages
+            res.subagents.extend(v.subagents)
     res.bytes = done
-    for f in v.finish():
-        out(f)
-    res.lines = v.lines
-    res.messages = v.messages
-    res.subagents = list(v.subagents)
 
 
 def _run_sse(unit: SseUnit, opts: Options, out: Sink, res: UnitResult, progress: Progress | None) -> None:

@@ -53,7 +53,10 @@ _WORDS: Final = (
     "\"quoted\" path/to/file.py {brace} [bracket] naïve café 数据 流式 ✓ tab\there newline\nhere"
 ).split(" ")
 _TOOLS: Final = ("read_file", "write_file", "run_shell", "search", "list_dir", "edit", "fetch", "grep")
-_PNG: Final = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+_PNG: Final = (
+    "data:image/png;base64,"
+    "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+)
 
 
 class SyntheticSession:
@@ -114,7 +117,8 @@ class SyntheticSession:
             source="user" if origin is None else "subagent",
         )
         if not self.stream or origin is not None:
-            yield encode(SessionMetaMessage(timestamp=self.ts(), payload=meta, origin=UNSET if origin is None else origin))
+            env = SessionMetaMessage(timestamp=self.ts(), payload=meta, origin=UNSET if origin is None else origin)
+            yield encode(env)
         if origin is None:
             servers = ["files", "web"]
             yield self.event(McpConnectBeginPayload(servers=servers))

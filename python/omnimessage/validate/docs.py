@@ -1,0 +1,68 @@
+"""Render the rule catalogue as Markdown: `python -m omnimessage.validate.docs > docs/rules.md`.
+
+docs/rules.md is generated from :data:`omnimessage.validate.rules.RULES`; a test fails when it is
+stale.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from .rules import GROUPS, RULES
+
+__all__ = ["render"]
+
+HEADER = """\
+<!-- Generated from python/omnimessage/validate/rules.py. DO NOT EDIT: run
+     `python -m omnimessage.validate.docs > docs/rules.md` -->
+# OmniMessage protocol rules
+
+`omnimessage validate` checks JSON Lines traces and streams against these rules. Each finding
+names a rule by its stable id (`path:line: OM201 error: message`); ids never change meaning and
+are never reused. Errors fail validation (exit status 1), warnings do not.
+
+Profiles: `trace` is a stored trace file (or a trace root of rotated files); `stream` is the SDK
+boundary or the SSE stream (`--sse`, `--sse-url`), which also carries `partial_*` fragments and
+messages forwarded from subagents (`origin`). Each rule has passing and failing fixtures under
+[`conformance/protocol/<id>/`](../conformance/protocol/README.md).
+
+Options that change findings: `--legacy` accepts the retired spellings of older traces as
+warnings (OM75x instead of OM111/OM113 errors); `--truncated` (implied by `--sse-url`) reports
+fragments left open at the end of the input as warnings; `--ignore` / `--select` filter rules by
+id, id prefix or name; `--explain RULE` prints a rule's entry.
+
+"""
+
+
+def _profiles(p: frozenset[str]) -> str:
+    return ", ".join(f"`{x}`" for x in sorted(p, key=("trace", "stream").index))
+
+
+def render() -> str:
+    out = [HEADER]
+    out.append("| id | name | severity | profiles | checks |\n| --- | --- | --- | --- | --- |\n")
+    for r in RULES.values():
+        link = f"[{r.id}](#{r.id.lower()})"
+        out.append(f"| {link} | `{r.name}` | {r.severity} | {_profiles(r.profiles)} | {r.summary} |\n")
+    for prefix, title, about in GROUPS:
+        rules = [r for r in RULES.values() if r.group == prefix]
+        if not rules:
+            continue
+        out.append(f"\n## {title}\n\n{about}\n")
+        for r in rules:
+            out.append(
+                f'\n<a id="{r.id.lower()}"></a>\n### {r.id} `{r.name}`\n\n'
+                f"**{r.severity}** · profiles: {_profiles(r.profiles)} · "
+                f"fixtures: [`conformance/protocol/{r.id}/`](../conformance/protocol/{r.id}/)\n\n"
+                f"{r.explanation}\n\n**Fix:** {r.hint}\n"
+            )
+    return "".join(out)
+
+
+def main() -> int:
+    sys.stdout.write(render())
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
