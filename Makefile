@@ -7,7 +7,7 @@ STAMP  := $(VENV)/.installed-stamp
 # target:directory pairs of everything the generator writes (all committed).
 GENERATED := python:python/omnimessage/_generated markdown:docs
 
-.PHONY: setup generate check-generated lint test demo bench clean
+.PHONY: setup generate check-generated lint test demo bench fuzz fuzz-short clean
 
 setup: $(STAMP)
 
@@ -38,6 +38,18 @@ lint: setup
 
 test: setup check-generated lint
 	$(BIN)/pytest
+
+# Coverage-guided fuzzing (atheris): FUZZ_SECONDS per target; crashes land in fuzz/crashes-new/.
+FUZZ_SECONDS ?= 600
+fuzz: setup
+	@mkdir -p fuzz/crashes-new .fuzz-corpus/decode
+	$(BIN)/python fuzz/seed_corpus.py .fuzz-corpus/decode
+	$(BIN)/python fuzz/fuzz_decode.py .fuzz-corpus/decode -max_total_time=$(FUZZ_SECONDS) \
+	  -artifact_prefix=fuzz/crashes-new/decode- -print_final_stats=1
+
+fuzz-short:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=20 2>&1 | grep -E "^(Done|stat::number_of_executed_units|==[0-9]+== ERROR)|new seeds" ; \
+	  test -z "$$(ls fuzz/crashes-new 2>/dev/null)" || { echo "fuzzing found crashes: fuzz/crashes-new/"; exit 1; }
 
 demo: setup
 	@echo "== examples/trace.jsonl: decoded strictly, re-encoded byte for byte =="

@@ -34,7 +34,10 @@ def es_number(x: float | int) -> str:
     """ECMAScript `Number::toString` of the IEEE double nearest `x` (RFC 8785 section 3.2.2.3)."""
     if isinstance(x, int) and not isinstance(x, bool) and -(2**53) <= x <= 2**53:
         return str(x)
-    f = float(x)  # OverflowError for ints beyond the double range
+    try:
+        f = float(x)
+    except OverflowError:
+        raise ValueError("integer beyond the IEEE 754 double range has no JSON number spelling") from None
     if math.isnan(f) or math.isinf(f):
         raise ValueError(f"{x!r} has no JSON spelling")
     if f == 0:

@@ -159,11 +159,11 @@ def decode(data: bytes | bytearray | memoryview | str, *, lenient: bool = False)
     ptype = type(payload)
     if ptype in VERBATIM_LOCATIONS and not _verbatim_shapes_ok(msg):
         return _decode_slow(data, lenient)
-    if ptype in NUMBER_LOCATIONS:
-        payload = _canonical_payload(payload)
     try:
+        if ptype in NUMBER_LOCATIONS:
+            payload = _canonical_payload(payload)
         out = _enc(_Wire(msg.timestamp, _TAGS[type(msg)], payload, msg.origin))
-    except UnicodeEncodeError:  # pragma: no cover - decoded strings are well-formed
+    except (UnicodeEncodeError, ValueError):  # a number beyond the double range: the slow path refuses it
         return _decode_slow(data, lenient)
     if out == data or (len(out) + 1 == len(data) and data[-1] == _LF and data.startswith(out)):
         return msg
@@ -258,6 +258,7 @@ def _decode_slow(data: bytes, lenient: bool) -> Message | OpaqueMessage:
 
 
 _NO_VERBATIM: Final[dict[tuple[str, ...], str]] = {}
+_DOUBLE_LIMIT: Final = 2**1024  # integers at or beyond this round to infinity as IEEE 754 doubles
 
 
 class _Builder:
@@ -320,7 +321,9 @@ class _Builder:
     def number(self, node: _scan.Node, pointer: str) -> int | float:
         spelling: str = node.value  # type: ignore[assignment]
         if len(spelling) <= 400 and not any(c in spelling for c in ".eE"):
-            return int(spelling)
+            value = int(spelling)
+            if -_DOUBLE_LIMIT < value < _DOUBLE_LIMIT:
+                return value
         f = float(spelling)
         if f in (float("inf"), float("-inf")):
             raise self.refuse(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import jsonschema
 import pytest
@@ -288,3 +289,27 @@ def test_schema_refuses_every_schema_level_case(case: str, line: bytes, category
     if om.DecodeError(category, "").lexical:
         pytest.skip("lexical: invisible to JSON Schema")
     assert not VALIDATOR.is_valid(json.loads(line))
+
+
+FUZZ_CRASHES = sorted((Path(__file__).resolve().parents[2] / "fuzz" / "crashes").glob("*"))
+
+
+@pytest.mark.parametrize("path", FUZZ_CRASHES, ids=[p.name for p in FUZZ_CRASHES])
+def test_inputs_the_fuzzer_crashed_on_are_refused_cleanly(path: Path) -> None:
+    from omnimessage import codec
+
+    data = path.read_bytes()
+    results = []
+    for fn in (om.decode, lambda d: codec._decode_slow(d, lenient=False)):
+        try:
+            results.append(("ok", om.encode(fn(data))))
+        except om.DecodeError as exc:
+            results.append(("refused", exc.category))
+    assert results[0] == results[1]
+
+
+def test_integer_spelled_number_beyond_double_range() -> None:
+    line = ev(b'{"type":"request_end","status":"retryable","retry_in_ms":1' + b"0" * 320 + b"}")
+    with pytest.raises(om.DecodeError) as exc:
+        om.decode(line)
+    assert (exc.value.category, exc.value.pointer) == ("invalid_number", "/payload/retry_in_ms")
