@@ -10,10 +10,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from test_verbatim import HEAD, TORTURE
 
 from samples import canonical_samples
 
-GOOD = list(canonical_samples())
+GOOD = list(canonical_samples()) + [(f"fidelity-{k}", HEAD + v + b"}}") for k, v in sorted(TORTURE.items())]
 CANONICAL = b"".join(line + b"\n" for _, line in GOOD)
 NONCANON = b'{ "type":"event_msg","payload":{"type":"request_begin"},"timestamp":"2026-07-18T03:10:22.531Z"}\n'
 NONCANON_OUT = b'{"timestamp":"2026-07-18T03:10:22.531Z","type":"event_msg","payload":{"type":"request_begin"}}\n'
