@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // The OmniMessage command line, TypeScript binding: `canonicalize`, with the same behaviour,
-// messages and exit codes as the Python binding's `omnimessage canonicalize`.
+// messages and exit codes as the Python binding's `omnimessage canonicalize`, and `testee`, the
+// conformance testee (`omnimessage conformance --impl typescript` runs it).
 import { once } from "node:events";
 import { closeSync, createReadStream, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeSync, chmodSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
-import { DEFAULT_MAX_LINE_BYTES, DecodeError, decode, encode } from "../dist/index.js";
+import { DEFAULT_MAX_LINE_BYTES, LineSplitter, encode, iterMessagesSync, readLine } from "../dist/index.js";
+import { createInterface } from "node:readline";
+import { readFileSync } from "node:fs";
 
 const EXIT_OK = 0;
 const EXIT_INVALID = 1;
@@ -19,6 +22,7 @@ OmniMessage toolkit (TypeScript binding).
 
 commands:
   canonicalize   re-encode JSON Lines canonically (strict)
+  testee         answer the conformance runner on stdin/stdout (conformance/PROTOCOL.md)
 `;
 const HELP_CANON = `${USAGE_CANON}
 positional arguments:
@@ -45,40 +49,6 @@ const STRERROR = {
   EMFILE: "Too many open files",
 };
 
-/** Split a byte stream into lines: {number, raw (Buffer without LF, or null when too long), terminated}. */
-async function* readLines(stream, maxLineBytes) {
-  let parts = [];
-  let size = 0;
-  let number = 0;
-  let skipping = false;
-  for await (const chunk of stream) {
-    let start = 0;
-    while (start <= chunk.length) {
-      const nl = chunk.indexOf(10, start);
-      const end = nl < 0 ? chunk.length : nl;
-      if (!skipping && end > start) {
-        if (size + (end - start) > maxLineBytes) {
-          skipping = true;
-          parts = [];
-          size = 0;
-        } else {
-          parts.push(chunk.subarray(start, end));
-          size += end - start;
-        }
-      }
-      if (nl < 0) break;
-      number++;
-      yield { number, raw: skipping ? null : Buffer.concat(parts, size), terminated: true };
-      parts = [];
-      size = 0;
-      skipping = false;
-      start = nl + 1;
-    }
-  }
-  if (skipping) yield { number: number + 1, raw: null, terminated: false };
-  else if (size > 0) yield { number: number + 1, raw: Buffer.concat(parts, size), terminated: false };
-}
-
 function report(err, name) {
   const where = [];
   if (err.pointer) where.push(`at ${err.pointer}`);
@@ -89,33 +59,25 @@ function report(err, name) {
 
 /** Output chunks (Buffers, LF included) for one input; invalid lines reported on stderr. */
 async function* canonicalLines(stream, name, args, stats) {
-  for await (const { number, raw, terminated } of readLines(stream, DEFAULT_MAX_LINE_BYTES)) {
+  const splitter = new LineSplitter(DEFAULT_MAX_LINE_BYTES);
+  const options = { lenient: args.lenient, maxLineBytes: DEFAULT_MAX_LINE_BYTES };
+  async function* lines() {
+    for await (const chunk of stream) yield* splitter.push(chunk);
+    yield* splitter.end();
+  }
+  for await (const split of lines()) {
+    const line = readLine(split, options);
     stats.lines++;
-    let msg;
-    let error = null;
-    if (raw === null) {
-      error = new DecodeError("too_large", `line longer than ${DEFAULT_MAX_LINE_BYTES} bytes`);
-    } else {
-      try {
-        msg = decode(raw, { lenient: args.lenient });
-      } catch (e) {
-        if (!(e instanceof DecodeError)) throw e;
-        error = terminated
-          ? e
-          : new DecodeError("truncated", `last line has no line feed and does not decode (${e.category}: ${e.detail})`, e.pointer, e.offset);
-      }
-    }
-    if (error !== null) {
-      error.line = number;
+    if (line.error !== null) {
       stats.invalid++;
-      report(error, name);
-      if (args.keepInvalid && raw !== null && raw.length) yield terminated ? Buffer.concat([raw, LF]) : raw;
+      report(line.error, name);
+      if (args.keepInvalid && line.raw.length) yield line.terminated ? Buffer.concat([line.raw, LF]) : Buffer.from(line.raw);
       continue;
     }
-    const out = Buffer.from(encode(msg), "utf8");
-    if (!out.equals(raw)) {
+    const out = Buffer.from(encode(line.message), "utf8");
+    if (!out.equals(line.raw)) {
       stats.changed++;
-      if (args.check) process.stderr.write(`${name}:${number}: not canonical\n`);
+      if (args.check) process.stderr.write(`${name}:${line.number}: not canonical\n`);
     }
     yield out;
     yield LF;
@@ -213,6 +175,69 @@ async function canonicalize(args) {
   return stats.invalid ? EXIT_INVALID : EXIT_OK;
 }
 
+const HELLO = "omnimessage-conformance";
+const PROTOCOL = 1;
+
+/** Answer one testee request (conformance/PROTOCOL.md): the input read as a one-line JSON Lines file. */
+function handle(req) {
+  const id = req.id ?? null;
+  let data;
+  let lenient;
+  let limit;
+  try {
+    if (typeof req.input !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(req.input)) throw new Error("input must be base64");
+    data = Buffer.from(req.input, "base64");
+    lenient = (req.mode ?? "strict") === "lenient";
+    limit = req.max_line_bytes ? Number(req.max_line_bytes) : DEFAULT_MAX_LINE_BYTES;
+    if (!Number.isSafeInteger(limit) || limit < 0) throw new Error("max_line_bytes must be an integer");
+  } catch (e) {
+    return { id, result: "skipped", reason: `malformed request: ${e.message}` };
+  }
+  const lines = [...iterMessagesSync(data, { lenient, maxLineBytes: limit })];
+  if (lines.length !== 1) return { id, result: "skipped", reason: `the input holds ${lines.length} lines; the protocol sends exactly one` };
+  const line = lines[0];
+  if (line.error !== null) {
+    const e = line.error;
+    const resp = { id, result: "refused", category: e.category, pointer: e.pointer };
+    if (e.offset !== null) resp.offset = e.offset;
+    resp.message = e.detail;
+    return resp;
+  }
+  return { id, result: "encoded", output: Buffer.from(encode(line.message), "utf8").toString("base64") };
+}
+
+async function testee() {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  let first = true;
+  for await (const text of rl) {
+    if (first) {
+      first = false;
+      let hello;
+      try {
+        hello = JSON.parse(text);
+      } catch {
+        hello = null;
+      }
+      if (!hello || hello.hello !== HELLO || hello.protocol !== PROTOCOL) {
+        process.stderr.write(`testee: unsupported handshake ${text}\n`);
+        return EXIT_USAGE;
+      }
+      process.stdout.write(JSON.stringify({ hello: HELLO, protocol: PROTOCOL, implementation: "omnimessage-typescript", version: pkg.version }) + "\n");
+      continue;
+    }
+    if (!text.trim()) continue;
+    let resp;
+    try {
+      resp = handle(JSON.parse(text));
+    } catch (e) {
+      resp = { id: null, result: "skipped", reason: `malformed request: ${e.message}` };
+    }
+    if (!process.stdout.write(JSON.stringify(resp) + "\n")) await once(process.stdout, "drain");
+  }
+  return EXIT_OK;
+}
+
 function parseCanonicalize(argv) {
   const args = { files: [], inPlace: false, keepInvalid: false, check: false, lenient: false, help: false };
   const unknown = [];
@@ -236,12 +261,13 @@ async function main(argv) {
     process.stdout.write(HELP);
     return EXIT_OK;
   }
+  if (command === "testee" && rest.length === 0) return testee();
   if (command !== "canonicalize") {
     process.stderr.write(USAGE);
     process.stderr.write(
       command === undefined
         ? "omnimessage: error: the following arguments are required: COMMAND\n"
-        : `omnimessage: error: argument COMMAND: invalid choice: '${command}' (choose from 'canonicalize')\n`,
+        : `omnimessage: error: argument COMMAND: invalid choice: '${command}' (choose from 'canonicalize', 'testee')\n`,
     );
     return EXIT_USAGE;
   }

@@ -12,3 +12,4 @@ export { OpaqueMessage, canonicalize, decode, encode, type DecodeOptions } from 
 export * from "./builders.js";
 export * from "./guards.js";
 export { Aggregator, Segment, segmentKey, type SegmentKey } from "./aggregate.js";
+export { LineSplitter, iterMessages, iterMessagesSync, readLine, type Line, type RawLine, type ReadOptions } from "./reader.js";
