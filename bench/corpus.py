@@ -93,35 +93,42 @@ def _session_head(g: _Gen, sid: str) -> list[om.Message]:
 
 
 def trace(target_bytes: int, seed: int = 1) -> Iterator[bytes]:
+    """One session's trace file: its `session_meta` and tool list, then turns until the size."""
     g = _Gen(seed)
+    sid = f"session-2026-07-18-03-10-{seed % 60:02d}-{g.r.getrandbits(32):08x}"
+    head = _session_head(g, sid)
     written = 0
-    n_session = 0
+    for m in head:
+        line = om.encode(m) + b"\n"
+        written += len(line)
+        yield line
     counts = om.token_counts(cache_read=0, cache_write=0, output=0, total=0)
+    turn = 0
     while written < target_bytes:
-        n_session += 1
-        sid = f"session-2026-07-18-03-10-{n_session % 60:02d}-{g.r.getrandbits(32):08x}"
-        msgs: list[om.Message] = _session_head(g, sid)
-        for turn in range(g.r.randint(20, 60)):
-            msgs.append(om.user_text(g.text(20, 600), timestamp=g.ts()))
+        turn += 1
+        msgs: list[om.Message] = [om.user_text(g.text(20, 600), timestamp=g.ts()), om.request_begin(timestamp=g.ts())]
+        sig = f'{{"signature":"{g.blob(200, 1400)}"}}'.encode()
+        msgs.append(om.thinking(g.text(200, 3000), fidelity=sig, timestamp=g.ts()))
+        calls = [f"toolu_{seed}_{turn}_{k}" for k in range(g.r.randint(0, 3))]
+        for cid in calls:
+            args = json.dumps({"path": "src/" + g.text(5, 40), "limit": g.r.randint(1, 500)}, ensure_ascii=False)
+            msgs.append(om.tool_call(f"tool_{g.r.randint(0, 7)}", args, cid, timestamp=g.ts()))
+            msgs.append(om.approval_decision("allow", cid, timestamp=g.ts()))
+        if not calls:
+            enc = f'{{"phase":"final_answer","encrypted_content":"{g.blob(2000, 10_000)}"}}'.encode()
+            msgs.append(om.assistant_text(g.text(100, 4000), fidelity=enc, timestamp=g.ts()))
+        msgs.append(om.token_usage(counts, counts, timestamp=g.ts()))
+        msgs.append(om.request_end("completed", timestamp=g.ts()))
+        for cid in calls:
+            images = [f"data:image/png;base64,{g.blob(20_000, 150_000)}"] if g.r.random() < 0.08 else None
+            msgs.append(om.tool_call_output(g.output(500, 30_000), cid, images=images, timestamp=g.ts()))
+        if g.r.random() < 0.03:
+            msgs.append(om.compaction_begin("context", "summarize", 180_000, turn, timestamp=g.ts()))
             msgs.append(om.request_begin(timestamp=g.ts()))
-            sig = f'{{"signature":"{g.blob(200, 1400)}"}}'.encode()
-            msgs.append(om.thinking(g.text(200, 3000), fidelity=sig, timestamp=g.ts()))
-            calls = [f"toolu_{n_session}_{turn}_{k}" for k in range(g.r.randint(0, 3))]
-            for cid in calls:
-                args = '{"path":"src/' + g.text(5, 40).replace('"', "") + '","limit":' + str(g.r.randint(1, 500)) + "}"
-                msgs.append(om.tool_call(f"tool_{g.r.randint(0, 7)}", args, cid, timestamp=g.ts()))
-                msgs.append(om.approval_decision("allow", cid, timestamp=g.ts()))
+            msgs.append(om.assistant_text(g.text(500, 3000), timestamp=g.ts()))
             msgs.append(om.token_usage(counts, counts, timestamp=g.ts()))
             msgs.append(om.request_end("completed", timestamp=g.ts()))
-            for cid in calls:
-                images = [f"data:image/png;base64,{g.blob(20_000, 150_000)}"] if g.r.random() < 0.08 else None
-                msgs.append(om.tool_call_output(g.output(500, 30_000), cid, images=images, timestamp=g.ts()))
-            if not calls:
-                enc = f'{{"phase":"final_answer","encrypted_content":"{g.blob(2000, 10_000)}"}}'.encode()
-                msgs.append(om.assistant_text(g.text(100, 4000), fidelity=enc, timestamp=g.ts()))
-            if g.r.random() < 0.03:
-                msgs.append(om.compaction_begin("context", "summarize", 180_000, turn, timestamp=g.ts()))
-                msgs.append(om.compaction_end("context", "summarize", "completed", attempt=1, timestamp=g.ts()))
+            msgs.append(om.compaction_end("context", "summarize", "completed", attempt=1, timestamp=g.ts()))
         for m in msgs:
             line = om.encode(m) + b"\n"
             written += len(line)
@@ -132,15 +139,20 @@ def stream(target_bytes: int, seed: int = 2) -> Iterator[bytes]:
     g = _Gen(seed)
     written = 0
     n = 0
+    children: set[str] = set()
     while written < target_bytes:
         n += 1
         origin = None if g.r.random() < 0.7 else [f"session-2026-07-18-03-11-02-{g.r.getrandbits(32):08x}"]
-        msgs: list[om.Message] = [om.request_begin(timestamp=g.ts())]
+        msgs: list[om.Message] = []
+        if origin and origin[0] not in children:  # a child stream opens with the child's session_meta
+            children.add(origin[0])
+            msgs += _session_head(g, origin[0])[:1]
+        msgs.append(om.request_begin(timestamp=g.ts()))
         text = g.text(200, 4000)
         cut = sorted(g.r.sample(range(1, len(text)), k=min(len(text) - 1, g.r.randint(3, 40))))
         pieces = [text[a:b] for a, b in zip([0, *cut], [*cut, len(text)], strict=True)]
         cid = f"toolu_{n}"
-        args = '{"path":"src/' + g.text(5, 30).replace('"', "") + '"}'
+        args = json.dumps({"path": "src/" + g.text(5, 30)}, ensure_ascii=False)
         msgs.append(om.partial_text("start", "", timestamp=g.ts()))
         msgs.append(om.partial_tool_call("start", "tool_1", "", cid, timestamp=g.ts()))
         for i, p in enumerate(pieces):

@@ -39,7 +39,7 @@ def load() -> tuple[Any, Callable[[Any], bytes]]:
     if root is None:
         raise ImportError("no root model (OmniMessage/Model/Message) in the generated pydantic module")
     for cls in vars(mod).values():
-        if isinstance(cls, type) and issubclass(cls, BaseModel):
+        if isinstance(cls, type) and issubclass(cls, BaseModel) and cls.__module__ == mod.__name__:
             cls.model_rebuild(_types_namespace=mod.__dict__)
     adapter = TypeAdapter(root)
 

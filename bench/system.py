@@ -92,23 +92,15 @@ def memory_and_parallel(tasks: set[str], corpora_dir: Path, scale: float, *, qui
         }
         print(f"  memory: {out['memory']}", flush=True)
     if "parallel" in tasks:
-        src = corpora_dir / f"trace-x{scale:g}.jsonl"
         pdir = corpora_dir / f"parallel-x{scale:g}"
         if not pdir.exists():
             tmpdir = pdir.with_suffix(".tmp")
             shutil.rmtree(tmpdir, ignore_errors=True)
             tmpdir.mkdir(parents=True)
-            # split at session boundaries into 8 trace files
-            lines = src.read_bytes().splitlines(keepends=True)
-            starts = [
-                i
-                for i, ln in enumerate(lines)
-                if ln.startswith(b'{"timestamp":') and b'"type":"session_meta"' in ln[:80]
-            ]
-            per = max(1, len(starts) // 8)
-            cuts = [*starts[::per][:8], len(lines)]
-            for k in range(len(cuts) - 1):
-                (tmpdir / f"part-{k:02d}.jsonl").write_bytes(b"".join(lines[cuts[k] : cuts[k + 1]]))
+            for k in range(8):  # eight sessions' trace files, as a trace root holds them
+                with open(tmpdir / f"part-{k:02d}.jsonl", "wb") as f:
+                    for line in corpus.trace(int(100 * scale * corpus.MB / 8), seed=100 + k):
+                        f.write(line)
             tmpdir.rename(pdir)
         files = sorted(str(p) for p in pdir.glob("*.jsonl"))
         rounds = 1 if quick else 3
