@@ -888,7 +888,7 @@ class Validator:
             self._vocab(res.status, res.error_code, res.error_message, line, f"/payload/results/{i}")
 
     def _abort(self, s: _Session, p: AbortPayload, line: int, msg: Any) -> None:
-        if p.reason is not UNSET:
+        if isinstance(p.reason, str):
             self._emit("OM753", line, "abort.reason is legacy prose; error_code and error_message replace it",
                        "/payload/reason")
 

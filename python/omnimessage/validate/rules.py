@@ -375,9 +375,9 @@ _RULE_LIST: list[Rule] = [
        `OM111` errors.""",
        _RETIRED_HINT),
     _r("OM753", "legacy-abort-reason", "warning", BOTH, "`abort.reason` prose",
-       """`abort.reason` is legacy prose kept for old traces (the schema still reads it, `null` included); the
-       reason is now `error_code` with the raw text in `error_message`. It is valid, so this warning is given
-       with and without `--legacy`.""",
+       """`abort.reason` is legacy prose kept for old traces (the schema still reads it); the reason is now
+       `error_code` with the raw text in `error_message`. A prose string is valid, so this warning is given
+       with and without `--legacy`; `reason: null` (no prose) is not reported.""",
        """Write `error_code` (`user_abort`, `backoff_interrupted`, `compaction_interrupted`) and
        `error_message` instead."""),
     _r("OM754", "retired-mcp-error-field", "warning", BOTH, "per-server `error` in MCP results",
