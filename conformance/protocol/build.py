@@ -177,7 +177,7 @@ def stream(rule: str, name: str, about: str, **options: Any) -> Fx:
     return fx(rule, name, "stream", about, **options)
 
 
-def M(env: str, payload: dict[str, Any], **more: Any) -> dict[str, Any]:  # noqa: N802
+def M(env: str, payload: dict[str, Any], **more: Any) -> dict[str, Any]:
     """A message as a dict; `@TS@` becomes the fixture's next timestamp when the line is written."""
     return {"timestamp": "@TS@", "type": env, "payload": payload, **more}
 
