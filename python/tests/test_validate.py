@@ -388,3 +388,8 @@ def test_io_helpers_do_not_hold_whole_inputs() -> None:
     data = META + b"\n" + b"x" * 5000 + b"\n" + END + b"\n"
     _lines(io.BytesIO(data), v, found.append, 1000, None, 0)
     assert [(f.rule, f.line) for f in found] == [("OM105", 2), ("OM406", 3)]
+
+
+def test_no_opening_finding_after_an_undecodable_first_line() -> None:
+    assert run([b"\xef\xbb\xbf" + META, BEGIN, USAGE, END]) == [("OM102", 1)]
+    assert run([BEGIN, META]) == [("OM201", 1), ("OM420", 1)]

@@ -512,7 +512,9 @@ class Validator:
 
     def _opening(self, msg: Any, line: int) -> None:
         if self._file_msgs == 1:
-            if type(msg) is not SessionMetaMessage:
+            # Only when the message is the file's first line: after a first line that did not decode,
+            # what the file opened with is unknown (and already reported).
+            if type(msg) is not SessionMetaMessage and self._file_lines == 1:
                 self._emit("OM201", line, f"the file opens with {self._describe(msg)}, not session_meta")
         elif self._rotated and not (type(msg) is EventMessage and type(msg.payload) is ToolListReadyPayload):
             self._emit("OM803", line, f"a rotated file's second message is {self._describe(msg)}, not tool_list_ready")

@@ -238,9 +238,12 @@ class LiveStream:
         if parts.query:
             path += "?" + parts.query
         self.conn.request("GET", path, headers={"Accept": "text/event-stream", "Cache-Control": "no-cache"})
+        # kept: http.client forgets the socket of a response that closes the connection
+        self.sock: socket.socket | None = self.conn.sock
         self.resp = self.conn.getresponse()
-        if self.conn.sock is not None:
-            self.conn.sock.settimeout(None)  # heartbeats come every 20 s; the deadline ends reading
+        if self.sock is not None:
+            self.sock.settimeout(None)  # heartbeats come every 20 s; the deadline ends reading
+        self._stop = threading.Event()
         self.status = self.resp.status
         self.content_type = self.resp.getheader("Content-Type", "") or ""
         self.ended = ""
@@ -249,7 +252,7 @@ class LiveStream:
 
     def _pump(self) -> None:
         try:
-            while True:
+            while not self._stop.is_set():
                 chunk = self.resp.read1(1 << 16)
                 if not chunk:
                     self.ended = self.ended or "the server closed the stream"
@@ -286,7 +289,8 @@ class LiveStream:
             self.close()
 
     def close(self) -> None:
-        sock = self.conn.sock
+        self._stop.set()
+        sock = self.sock
         if sock is not None:
             with contextlib.suppress(OSError):
                 sock.shutdown(socket.SHUT_RDWR)
