@@ -262,11 +262,11 @@ def test_progress_on_a_terminal_only(tmp_path: Path) -> None:
         proc = subprocess.Popen([*OMNI, "validate", "-"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                 stderr=slave)
         assert proc.stdin is not None
-        step = max(1, len(lines) // 20)
-        for i in range(0, len(lines), step):
+        step = max(1, len(lines) // 40)
+        for i in range(0, len(lines), step):  # about 2 s in all: the bar appears after 0.5 s
             proc.stdin.write(b"".join(lines[i : i + step]))
             proc.stdin.flush()
-            time.sleep(0.08)
+            time.sleep(0.05)
         proc.stdin.close()
         out = proc.stdout.read() if proc.stdout else b""
         assert proc.wait(timeout=60) == 0, out
@@ -289,3 +289,14 @@ def test_stream_file_clean_with_all_formats(capsys: pytest.CaptureFixture[str], 
     for fmt in ("text", "json", "junit", "github", "sarif"):
         rc, out, _ = cli(capsys, "--profile", "stream", "--format", fmt, str(p))
         assert rc == 0, out
+
+
+def test_bench_smoke(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from omnimessage.validate.bench import main as bench_main
+
+    assert bench_main(["--quick", "--json", str(tmp_path / "b.json")]) == 0
+    out = capsys.readouterr().out
+    assert "| trace |" in out and "| stream |" in out and "peak RSS" in out and "--jobs" in out
+    doc = json.loads((tmp_path / "b.json").read_text())
+    assert {t["input"] for t in doc["throughput"]} == {"trace", "stream"}
+    assert doc["rss"]["peak_rss_bytes"] > 0 and doc["jobs"]["speedup"] > 0

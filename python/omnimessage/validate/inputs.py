@@ -38,7 +38,7 @@ __all__ = [
 
 _TRACE_NAME: Final = re.compile(r"(?P<sid>.+)_(?P<idx>[0-9]{3,})\.jsonl")
 _DATE_DIR: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
-_PROGRESS_EVERY: Final = 2048
+_PROGRESS_EVERY: Final = 256
 
 Sink = Callable[[Finding], None]
 Progress = Callable[[int], None]
