@@ -3,18 +3,29 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
+TS_DIR   := typescript
+TS_STAMP := $(TS_DIR)/.setup-stamp
 
 # target:directory pairs of everything the generator writes (all committed).
-GENERATED := python:python/omnimessage/_generated markdown:docs
+GENERATED := python:python/omnimessage/_generated markdown:docs typescript:typescript/src/generated
 
-.PHONY: setup generate check-generated lint test demo bench fuzz fuzz-short clean
+.PHONY: ts-test setup generate check-generated lint test demo bench fuzz fuzz-short clean
 
-setup: $(STAMP)
+setup: $(STAMP) $(TS_STAMP)
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	@touch $(STAMP)
+
+# The TypeScript binding: pinned dev tools from the lock file, then the build (dist/).
+$(TS_STAMP): $(TS_DIR)/package.json $(TS_DIR)/package-lock.json
+	cd $(TS_DIR) && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build
+	@touch $(TS_STAMP)
+
+# TypeScript: build, type-level tests (tsc --noEmit), unit tests (node --test).
+ts-test: setup
+	cd $(TS_DIR) && npm run --silent build && npm run --silent typecheck && npm run --silent test
 
 generate: setup
 	@for pair in $(GENERATED); do \
@@ -36,7 +47,7 @@ lint: setup
 	$(BIN)/ruff check python codegen bench
 	$(BIN)/mypy
 
-test: setup check-generated lint
+test: setup check-generated lint ts-test
 	$(BIN)/pytest
 
 # Coverage-guided fuzzing (atheris): FUZZ_SECONDS per target; crashes land in fuzz/crashes-new/.

@@ -1,0 +1,137 @@
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync, statSync, chmodSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { HAVE_SUITE, cases, inputBytes } from "./support/conformance.mjs";
+
+const BIN = fileURLToPath(new URL("../bin/omnimessage.mjs", import.meta.url));
+const run = (args, input) => {
+  const r = spawnSync(process.execPath, [BIN, ...args], { input, maxBuffer: 1 << 30 });
+  return { code: r.status, out: r.stdout, err: r.stderr.toString() };
+};
+const TS = "2026-07-18T03:10:22.531Z";
+const GOOD = `{"timestamp":"${TS}","type":"model_msg","payload":{"type":"thinking","role":"assistant","thinking":"ok","fidelity": {"sig" : "a\\/b", "n":1.0, "n":1E2}}}`;
+const GOOD_OUT = `{"timestamp":"${TS}","type":"model_msg","payload":{"type":"thinking","role":"assistant","thinking":"ok","fidelity":{"sig" : "a\\/b", "n":1.0, "n":1E2}}}`;
+const CANON = `{"timestamp":"${TS}","type":"event_msg","payload":{"type":"request_begin"}}`;
+const BAD = '{"timestamp":"t","type":"event_msg","payload":{"type":"request_end","status":"failed"}}';
+const MIXED = `${CANON}\n${GOOD}\n${BAD}\n\n${CANON}`;
+
+describe("omnimessage.mjs canonicalize", () => {
+  test("a canonical file with every payload kind and every verbatim torture case comes back byte-identical", { skip: !HAVE_SUITE && "no conformance suite" }, () => {
+    const lines = cases()
+      .filter((c) => (c.group === "roundtrip" || c.group === "verbatim") && c.input.file)
+      .map((c) => inputBytes(c.input));
+    const file = Buffer.concat(lines);
+    assert.ok(lines.length > 400);
+    const r = run(["canonicalize"], file);
+    assert.equal(r.err, "");
+    assert.equal(r.code, 0);
+    assert.ok(r.out.equals(file));
+  });
+
+  test("every invalid conformance case is refused with its category", { skip: !HAVE_SUITE && "no conformance suite" }, () => {
+    const rejections = cases().filter((c) => c.group === "rejection" && !c.max_line_bytes);
+    // One-line cases go through one run, one line each; the others (torn lines, bytes) alone.
+    const single = rejections.filter((c) => {
+      const b = inputBytes(c.input);
+      return b.indexOf(10) === b.length - 1;
+    });
+    const r = run(["canonicalize"], Buffer.concat(single.map((c) => inputBytes(c.input))));
+    assert.equal(r.code, 1);
+    assert.equal(r.out.length, 0);
+    const reported = r.err.trimEnd().split("\n");
+    assert.equal(reported.length, single.length);
+    single.forEach((c, i) => assert.match(reported[i], new RegExp(`^<stdin>:${i + 1}: ${c.expect.category}: `), c.id));
+    for (const c of rejections.filter((c) => !single.includes(c))) {
+      const one = run(["canonicalize"], inputBytes(c.input));
+      assert.equal(one.code, 1, c.id);
+      assert.match(one.err, new RegExp(`^<stdin>:1: ${c.expect.category}: `), c.id);
+    }
+  });
+
+  test("stdin to stdout: invalid lines reported, valid ones written, exit 1", () => {
+    const r = run(["canonicalize"], MIXED);
+    assert.equal(r.code, 1);
+    assert.equal(r.out.toString(), `${CANON}\n${GOOD_OUT}\n${CANON}\n`);
+    assert.equal(
+      r.err,
+      "<stdin>:3: invalid_value: 'failed' is not allowed here (at /payload/status, byte 77)\n<stdin>:4: invalid_json: empty line: no JSON value (byte 0)\n",
+    );
+  });
+
+  test("a torn last line is truncated; earlier lines are kept", () => {
+    const r = run(["canonicalize"], `${CANON}\n{"timestamp":"t","type":"ev`);
+    assert.equal(r.code, 1);
+    assert.equal(r.out.toString(), CANON + "\n");
+    assert.equal(r.err, "<stdin>:2: truncated: last line has no line feed and does not decode (invalid_json: unterminated string) (byte 24)\n");
+  });
+
+  test("--check writes nothing and counts", () => {
+    const r = run(["canonicalize", "--check"], MIXED);
+    assert.equal(r.code, 1);
+    assert.equal(r.out.length, 0);
+    assert.match(r.err, /<stdin>:2: not canonical\n/);
+    assert.match(r.err, /5 lines: 2 canonical, 1 not canonical, 2 invalid\n$/);
+    assert.equal(run(["canonicalize", "--check"], CANON + "\n").code, 0);
+  });
+
+  test("--keep-invalid copies invalid lines; --lenient passes refused objects through", () => {
+    assert.equal(run(["canonicalize", "--keep-invalid"], MIXED).out.toString(), `${CANON}\n${GOOD_OUT}\n${BAD}\n${CANON}\n`);
+    const lenient = run(["canonicalize", "--lenient"], `${BAD}\n{"a":1,"a":2}\n`);
+    assert.equal(lenient.code, 0);
+    assert.equal(lenient.out.toString(), `${BAD}\n{"a":1,"a":2}\n`);
+  });
+
+  test("--in-place: replaced atomically, mode kept; left alone when a line is invalid", () => {
+    const dir = mkdtempSync(join(tmpdir(), "om-cli-"));
+    const f = join(dir, "t.jsonl");
+    writeFileSync(f, `${GOOD}\n`);
+    chmodSync(f, 0o640);
+    const r = run(["canonicalize", "--in-place", f]);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(readFileSync(f, "utf8"), `${GOOD_OUT}\n`);
+    assert.equal(statSync(f).mode & 0o777, 0o640);
+    writeFileSync(f, MIXED);
+    const bad = run(["canonicalize", "--in-place", f]);
+    assert.equal(bad.code, 1);
+    assert.match(bad.err, /left unchanged: it has invalid lines/);
+    assert.equal(readFileSync(f, "utf8"), MIXED);
+    assert.deepEqual(readdirSync(dir), ["t.jsonl"]);
+  });
+
+  test("usage and file errors exit 2", () => {
+    assert.equal(run([]).code, 2);
+    assert.equal(run(["frobnicate"]).code, 2);
+    assert.equal(run(["canonicalize", "--bogus"]).code, 2);
+    assert.equal(run(["canonicalize", "--in-place"]).code, 2);
+    const missing = run(["canonicalize", "/nonexistent/x.jsonl"]);
+    assert.equal(missing.code, 2);
+    assert.equal(missing.err, "omnimessage: /nonexistent/x.jsonl: No such file or directory\n");
+    assert.equal(run(["canonicalize", "--help"]).code, 0);
+  });
+});
+
+describe("omnimessage.mjs testee", () => {
+  test("speaks the conformance testee protocol", () => {
+    const reqs = [
+      { hello: "omnimessage-conformance", protocol: 1 },
+      { id: "a", input: Buffer.from(GOOD + "\n").toString("base64") },
+      { id: "b", input: Buffer.from(BAD).toString("base64") },
+      { id: "c", input: Buffer.from(BAD).toString("base64"), mode: "lenient" },
+      { id: "d", input: Buffer.from(CANON).toString("base64"), max_line_bytes: 10 },
+      { id: "e", input: "not base64!" },
+    ];
+    const r = run(["testee"], reqs.map((x) => JSON.stringify(x)).join("\n") + "\n");
+    assert.equal(r.code, 0, r.err);
+    const [hello, a, b, c, d, e] = r.out.toString().trim().split("\n").map((l) => JSON.parse(l));
+    assert.equal(hello.implementation, "omnimessage-typescript");
+    assert.deepEqual(a, { id: "a", result: "encoded", output: Buffer.from(GOOD_OUT).toString("base64") });
+    assert.deepEqual(b, { id: "b", result: "refused", category: "truncated", pointer: "/payload/status", offset: 77, message: "last line has no line feed and does not decode (invalid_value: 'failed' is not allowed here)" });
+    assert.deepEqual(c, { id: "c", result: "encoded", output: Buffer.from(BAD).toString("base64") });
+    assert.equal(d.category, "too_large");
+    assert.equal(e.result, "skipped");
+  });
+});

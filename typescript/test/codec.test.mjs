@@ -1,0 +1,276 @@
+import { test, describe } from "node:test";
+import assert from "node:assert/strict";
+import {
+  DecodeError,
+  OpaqueMessage,
+  RawJson,
+  canonicalize,
+  decode,
+  encode,
+  isValidMessage,
+  iterMessagesSync,
+  MAX_DEPTH,
+} from "../dist/index.js";
+import { HAVE_SUITE, cases, expectedBytes, inputBytes } from "./support/conformance.mjs";
+
+const TS = "2026-07-18T03:10:22.531Z";
+const enc = new TextEncoder();
+const line = (payload, env = "model_msg", extra = "") => `{"timestamp":"${TS}","type":"${env}","payload":${payload}${extra}}`;
+/** A line with the timestamp "t" (the offsets below are counted on it). */
+const short = (payload, env = "model_msg", extra = "") => `{"timestamp":"t","type":"${env}","payload":${payload}${extra}}`;
+
+function refusal(input, opts) {
+  try {
+    decode(input, opts);
+  } catch (e) {
+    assert.ok(e instanceof DecodeError, `not a DecodeError: ${e}`);
+    return e;
+  }
+  assert.fail(`accepted: ${typeof input === "string" ? input.slice(0, 200) : input}`);
+}
+
+/** A deep copy where RawJson values become their text, for comparing messages. */
+function plain(v) {
+  if (v instanceof RawJson) return { raw: v.text };
+  if (Array.isArray(v)) return v.map(plain);
+  if (typeof v === "object" && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, plain(x)]));
+  return v;
+}
+
+describe("conformance suite (../conformance), through the reader", { skip: !HAVE_SUITE && "no conformance suite beside the package" }, () => {
+  for (const c of cases()) {
+    test(c.id, () => {
+      const lines = [...iterMessagesSync(inputBytes(c.input), { lenient: c.mode === "lenient", maxLineBytes: c.max_line_bytes })];
+      assert.equal(lines.length, 1);
+      const [l] = lines;
+      if (c.expect.kind === "reject") {
+        assert.ok(l.error, `accepted, expected ${c.expect.category}`);
+        assert.equal(l.error.category, c.expect.category, l.error.message);
+        if (c.expect.pointer !== undefined) assert.equal(l.error.pointer, c.expect.pointer);
+        return;
+      }
+      assert.equal(l.error, null, l.error?.message);
+      const out = Buffer.from(encode(l.message));
+      const want = c.expect.kind === "identical" ? Buffer.from(l.raw) : expectedBytes(c.expect.output);
+      assert.ok(out.equals(want), `re-encoded differently:\n${out.toString().slice(0, 300)}\n${want.toString().slice(0, 300)}`);
+      if (c.expect.kind === "identical" && !(l.message instanceof OpaqueMessage)) {
+        // The strict path (non-canonical input) decodes to the same message as the fast path.
+        const slow = decode(" " + Buffer.from(l.raw).toString());
+        assert.deepEqual(plain(slow), plain(l.message));
+        assert.equal(encode(slow), encode(l.message));
+        assert.ok(isValidMessage(l.message), "a decoded message is valid");
+      }
+    });
+  }
+});
+
+describe("canonical encoding", () => {
+  test("keys in schema order, whatever the insertion order", () => {
+    const msg = { origin: ["s2", "s1"], payload: { sender: "harness", text: "hi", role: "user", type: "text", stop_reason: "completed" }, type: "model_msg", timestamp: TS };
+    assert.equal(
+      encode(msg),
+      `{"timestamp":"${TS}","type":"model_msg","payload":{"type":"text","role":"user","text":"hi","stop_reason":"completed","sender":"harness"},"origin":["s2","s1"]}`,
+    );
+  });
+
+  test("optional keys only when set; undefined is absent; null is a value", () => {
+    assert.equal(encode({ timestamp: TS, type: "event_msg", payload: { type: "abort", error_code: undefined, reason: null } }), line('{"type":"abort","reason":null}', "event_msg"));
+  });
+
+  test("numbers as ECMAScript spells them", () => {
+    const cases = [
+      [5, "5"], [-0, "0"], [1e21, "1e+21"], [1e-7, "1e-7"], [1.5e-7, "1.5e-7"], [0.000001, "0.000001"], [123456789012345680000, "123456789012345680000"], [12.5, "12.5"],
+    ];
+    for (const [v, s] of cases) {
+      const out = encode({ timestamp: TS, type: "event_msg", payload: { type: "request_end", status: "retryable", retry_in_ms: v } });
+      assert.equal(out, line(`{"type":"request_end","status":"retryable","retry_in_ms":${s}}`, "event_msg"));
+    }
+    const spelled = [["1.0", "1"], ["1E2", "100"], ["-0", "0"], ["-0.0", "0"], ["10000000000000000000000", "1e+22"], ["1e-7", "1e-7"], ["0.1e1", "1"], ["9007199254740993", "9007199254740992"]];
+    for (const [inp, out] of spelled) {
+      assert.equal(
+        canonicalize(line(`{"type":"request_end","status":"retryable","retry_in_ms":${inp}}`, "event_msg")),
+        line(`{"type":"request_end","status":"retryable","retry_in_ms":${out}}`, "event_msg"),
+        inp,
+      );
+    }
+  });
+
+  test("strings escaped as JSON.stringify escapes them", () => {
+    const s = "\"\\\b\f\n\r\t\u0000\u001f\u007f/\u2028\u2029é😀\ud800";
+    const out = encode({ timestamp: TS, type: "model_msg", payload: { type: "text", role: "user", text: s } });
+    assert.equal(out, line(`{"type":"text","role":"user","text":${JSON.stringify(s)}}`));
+    assert.ok(out.includes('\\"\\\\\\b\\f\\n\\r\\t\\u0000\\u001f\u007f/\u2028\u2029é😀\\ud800'));
+    assert.equal(canonicalize(line('{"type":"text","role":"user","text":"\\u00e9\\/\\u0041\\ud83d\\ude00"}')), line('{"type":"text","role":"user","text":"é/A😀"}'));
+  });
+
+  test("verbatim values spliced back unchanged; plain objects written as JSON.stringify writes them", () => {
+    const raw = ' {"b" : 1.0, "a":[1E2, "\\u00e9"], "a": -0} '.trim();
+    const msg = { timestamp: TS, type: "model_msg", payload: { type: "thinking", role: "assistant", thinking: "t", fidelity: new RawJson(raw) } };
+    assert.equal(encode(msg), line(`{"type":"thinking","role":"assistant","thinking":"t","fidelity":${raw}}`));
+    msg.payload.fidelity = { z: 1, a: [1.5] };
+    assert.equal(encode(msg), line('{"type":"thinking","role":"assistant","thinking":"t","fidelity":{"z":1,"a":[1.5]}}'));
+  });
+
+  test("a wrong JavaScript type is a TypeError naming the field, never bad JSON", () => {
+    assert.throws(() => encode({ timestamp: TS, type: "model_msg", payload: { type: "text", role: "user" } }), /TextPayload\.text: expected a string, got undefined/);
+    assert.throws(() => encode({ timestamp: TS, type: "event_msg", payload: { type: "request_end", status: "completed", retry_in_ms: NaN } }), /retry_in_ms: expected a finite number, got NaN/);
+    assert.throws(() => encode({ timestamp: TS, type: "nope", payload: {} }), /OmniMessage\.type/);
+    assert.throws(() => encode({ timestamp: TS, type: "model_msg", payload: { type: "nope" } }), /ModelPayload\.type/);
+  });
+
+  test("opaque messages re-encode to their input", () => {
+    const src = line('{"type":"text","role":"user","text":"a","x-new":1}');
+    const m = decode(src + "\n", { lenient: true });
+    assert.ok(m instanceof OpaqueMessage);
+    assert.equal(m.error.category, "unexpected_field");
+    assert.equal(encode(m), src);
+  });
+});
+
+describe("strict decoding", () => {
+  test("categories, pointers and byte offsets", () => {
+    const table = [
+      [short('{"type":"text","role":"user","text":"\\ud800"}'), "lone_surrogate", "/payload/text", 82],
+      [short('{"type":"text","role":"user","text":"a","text":"b"}'), "duplicate_key", "/payload/text", 86],
+      [short('{"type":"text","role":"user","typ\\u0065":"text","text":"a"}'), "duplicate_key", "/payload/type", 75],
+      [short('{"type":"request_end","status":"completed","attempt":1.0}', "event_msg"), "invalid_number", "/payload/attempt", 99],
+      [short('{"type":"request_end","status":"completed","retry_in_ms":1e400}', "event_msg"), "invalid_number", "/payload/retry_in_ms", 103],
+      [short('{"type":"request_end","status":"failed"}', "event_msg"), "invalid_value", "/payload/status", 77],
+      [short('{"type":"text","role":"user"}'), "missing_field", "/payload/text", 46],
+      [short('{"type":"text","role":"user","text":"a","x":1}'), "unexpected_field", "/payload/x", 86],
+      [short('{"type":"request_begin"}'), "unknown_type", "/payload/type", 54],
+      [short('{"type":"text","role":"user","text":"a"}', "model_msg", ',"origin":[]'), "invalid_value", "/origin", 96],
+      [short('{"type":"text","role":"user","text":"a","fidelity":[]}'), "wrong_type", "/payload/fidelity", 97],
+      ['{"a":1} x', "trailing_data", "", 8],
+      ["\ufeff{}", "invalid_json", "", 0],
+      ["", "invalid_json", "", 0],
+      ['{"a":01}', "invalid_json", "", 5],
+      ['{"a":NaN}', "invalid_json", "", 5],
+      ["[]", "wrong_type", "", 0],
+    ];
+    for (const [input, category, pointer, offset] of table) {
+      const e = refusal(input);
+      assert.deepEqual([e.category, e.pointer, e.offset], [category, pointer, offset], `${input}: ${e.message}`);
+    }
+  });
+
+  test("the error reads like the Python binding's", () => {
+    const e = refusal(short('{"type":"text","role":"bot","text":"a"}'));
+    assert.equal(e.message, "invalid_value (at /payload/role, byte 68): 'bot' is not allowed here");
+    assert.equal(e.lexical, false);
+    assert.deepEqual(e.toJSON(), { category: "invalid_value", pointer: "/payload/role", detail: "'bot' is not allowed here", offset: 68 });
+  });
+
+  test("bytes: invalid UTF-8 with its offset; a BOM is not stripped; one trailing LF is allowed", () => {
+    const good = enc.encode(line('{"type":"text","role":"user","text":"é"}') + "\n");
+    assert.equal(decode(good).payload.text, "é");
+    const bad = Uint8Array.from([...enc.encode('{"a":"'), 0xed, 0xa0, 0x80, ...enc.encode('"}')]);
+    const e = refusal(bad);
+    assert.deepEqual([e.category, e.offset, e.detail], ["invalid_utf8", 6, "invalid UTF-8 (invalid continuation byte)"]);
+    assert.equal(refusal(Uint8Array.from([0xef, 0xbb, 0xbf, 0x7b, 0x7d])).category, "invalid_json");
+    assert.equal(refusal(Uint8Array.from([0x7b, 0xc0, 0xaf])).detail, "invalid UTF-8 (invalid start byte)");
+    assert.equal(refusal(Uint8Array.from([0x7b, 0xf0, 0x9f])).detail, "invalid UTF-8 (unexpected end of data)");
+  });
+
+  test("a JS string with a lone surrogate is not UTF-8", () => {
+    const e = refusal(short('{"type":"text","role":"user","text":"a\ud800"}'));
+    assert.deepEqual([e.category, e.offset], ["invalid_utf8", 84]);
+  });
+
+  test("depth: 512 levels pass, 513 are too deep, 100000 never crash", () => {
+    const deep = (n) => line(`{"type":"text","role":"user","text":"a","fidelity":{"a":${"[".repeat(n)}${"]".repeat(n)}}}`);
+    assert.ok(decode(deep(MAX_DEPTH - 3)));
+    assert.ok(decode(" " + deep(MAX_DEPTH - 3)));
+    const e = refusal(deep(MAX_DEPTH - 2));
+    assert.equal(e.category, "too_deep");
+    assert.equal(e.offset, deep(MAX_DEPTH - 2).indexOf("[") + MAX_DEPTH - 3);
+    assert.equal(refusal("[".repeat(100000)).category, "too_deep");
+    assert.equal(refusal(deep(100000)).category, "too_deep");
+  });
+
+  test("__proto__ and constructor keys are plain data", () => {
+    const before = Object.getOwnPropertyNames(Object.prototype).length;
+    const e = refusal(line('{"type":"text","role":"user","text":"a","__proto__":{"polluted":1}}'));
+    assert.deepEqual([e.category, e.pointer], ["unexpected_field", "/payload/__proto__"]);
+    assert.equal(refusal(line('{"type":"text","role":"user","text":"a","constructor":1}')).pointer, "/payload/constructor");
+    assert.equal(refusal('{"constructor":1,"type":"model_msg"}').category, "unexpected_field");
+    const ok = decode(line('{"type":"text","role":"user","text":"a","fidelity":{"__proto__":{"polluted":1},"constructor":2}}'));
+    assert.equal(ok.payload.fidelity.text, '{"__proto__":{"polluted":1},"constructor":2}');
+    assert.deepEqual(Object.keys(ok.payload.fidelity.parse()), ["__proto__", "constructor"]);
+    assert.equal({}.polluted, undefined);
+    assert.equal(Object.getOwnPropertyNames(Object.prototype).length, before);
+  });
+
+  test("lenient keeps well-formed objects only", () => {
+    assert.ok(decode(line('{"type":"text","role":"user","text":"\\ud800"}'), { lenient: true }) instanceof OpaqueMessage);
+    assert.ok(decode('{"a":1,"a":2}', { lenient: true }) instanceof OpaqueMessage);
+    assert.equal(refusal("[1]", { lenient: true }).category, "wrong_type");
+    assert.equal(refusal('{"a":', { lenient: true }).category, "invalid_json");
+  });
+
+  test("a 16 MB string, canonical and not", () => {
+    const big = "x\n".repeat(8 << 20);
+    const src = line(`{"type":"tool_call_output","role":"user","output":${JSON.stringify(big)},"tool_call_id":"c"}`);
+    assert.equal(decode(src).payload.output.length, big.length);
+    assert.equal(canonicalize(" " + src), src);
+  });
+
+  test("only DecodeError escapes, whatever the input; decoding is idempotent", () => {
+    const seeds = [
+      line('{"type":"tool_call","role":"assistant","name":"ls","arguments":"{\\"a\\":1}","tool_call_id":"c","stop_reason":"completed","fidelity":{"sig":"A\\/b","n":[1.0,-0,1e400]}}'),
+      line('{"type":"hook","hook":"stop","name":"n","decision":"allow","output":{"a":1,"b":"x","c":true}}', "event_msg"),
+      line('{"type":"tool_list_ready","tools":[{"name":"a","description":"b","parameters":{"type":"object"}}]}', "event_msg", ',"origin":["s1"]'),
+      '{"timestamp":"t","type":"session_meta","payload":{"session_id":"s","provider":"p","model_id":"m","model_context_window":"big","system_prompt":"","agent_state":"","workspace":""}}',
+    ];
+    let state = 12345;
+    const rnd = (n) => {
+      state = (state * 1103515245 + 12345) & 0x7fffffff;
+      return state % n;
+    };
+    const alphabet = ['"', "\\", "{", "}", "[", "]", ":", ",", " ", "1", "e", "-", ".", "u", "d8", "\n", "\u2028", "😀", "null", "0"];
+    let accepted = 0;
+    for (let i = 0; i < 4000; i++) {
+      const s = [...seeds[i % seeds.length]];
+      for (let k = 0, n = 1 + rnd(3); k < n; k++) {
+        const at = rnd(s.length + 1);
+        const op = rnd(3);
+        if (op === 0) s.splice(at, 1);
+        else if (op === 1) s.splice(at, 0, alphabet[rnd(alphabet.length)]);
+        else s.splice(at, 1, alphabet[rnd(alphabet.length)]);
+      }
+      const text = s.join("");
+      for (const input of [text, enc.encode(text)]) {
+        for (const lenient of [false, true]) {
+          let m;
+          try {
+            m = decode(input, { lenient });
+          } catch (e) {
+            assert.ok(e instanceof DecodeError, `${text}: ${e}`);
+            continue;
+          }
+          accepted++;
+          const once = encode(m);
+          assert.equal(encode(decode(once, { lenient })), once, text);
+        }
+      }
+    }
+    assert.ok(accepted > 100, `only ${accepted} mutants accepted`);
+  });
+});
+
+describe("RawJson", () => {
+  test("holds exact JSON object text", () => {
+    const r = new RawJson('{"n":1.0,"n":1E2,"s":"\\u00e9"}');
+    assert.equal(r.text, '{"n":1.0,"n":1E2,"s":"\\u00e9"}');
+    assert.deepEqual(r.parse(), { n: 100, s: "é" });
+    assert.equal(JSON.stringify({ f: r }), '{"f":{"n":100,"s":"é"}}');
+    assert.ok(r.equals(new RawJson(r.text)));
+  });
+  test("refuses what is not one JSON object", () => {
+    for (const bad of ["[]", "1", " {}", "{} ", '{"a":}', "{", '{"a":"\ud800"}', "{}{}"]) assert.throws(() => new RawJson(bad), TypeError, bad);
+  });
+  test("from a value", () => {
+    assert.equal(RawJson.from({ b: 1, a: [true, null] }).text, '{"b":1,"a":[true,null]}');
+    assert.throws(() => RawJson.from([]), TypeError);
+  });
+});
