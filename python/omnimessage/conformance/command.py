@@ -194,6 +194,11 @@ def add_parser(sub: Any) -> None:
         help="run the deliberately broken Python bindings; exit 1 unless every one fails a case",
     )
     p.add_argument("--list", action="store_true", help="list the selected cases and exit")
+    p.add_argument(
+        "--update-expected-failures",
+        metavar="FILE",
+        help="after the run, write every failing case with a short reason to FILE (a starting point for a list)",
+    )
     p.set_defaults(func=cmd_conformance)
 
 
@@ -268,11 +273,46 @@ def cmd_conformance(args: argparse.Namespace) -> int:
         name, version = result.implementation.get("implementation"), result.implementation.get("version")
         out.write(f"testee: {name} {version or ''}".rstrip() + f" ({result.duration:.1f}s)\n")
     print_result(result, out, verbose=args.verbose, streamed=args.verbose)
+    if args.update_expected_failures:
+        write_expected_failures(result, args.update_expected_failures, impl.name)
+        out.write(f"wrote {args.update_expected_failures}\n")
     if args.junit:
         write_junit(result, args.junit, impl.name)
     if args.json:
         write_json_report(result, args.json, impl.argv, suite)
     return 0 if result.ok else 1
+
+
+def short_reason(o: Outcome) -> str:
+    """One line saying how a case fails, for an expected-failure list."""
+    m = o.message
+    if o.status == XFAIL and o.reason:
+        return o.reason
+    if m.startswith("wrong bytes: first difference at byte "):
+        return "re-encodes differently from byte " + m.split("byte ", 1)[1].split(" ", 1)[0]
+    if m.startswith("refused a line it must "):
+        return "refuses it as " + m.split("`", 2)[1]
+    if m.startswith("refused as `") and ", expected `" in m:
+        return f"refuses it as {m.split('`', 2)[1]} instead of {m.rsplit('`', 2)[1]}"
+    if m.startswith("refused as `") and "pointer" in m:
+        return "reports another pointer: " + m.split(" at pointer ", 1)[-1][:80]
+    if m.startswith("accepted a line it must refuse"):
+        return "accepts it"
+    if m.startswith("skipped a required case"):
+        return "skips it"
+    return m.split("\n", 1)[0][:100]
+
+
+def write_expected_failures(result: RunResult, path: str, name: str) -> None:
+    lines = [
+        f"# Expected failures of {name} (case id, then why it fails). Written by",
+        "# `omnimessage conformance --update-expected-failures`; a listed case that passes, or an entry",
+        "# that matches no case, fails the run: keep this list exact.",
+    ]
+    for o in result.outcomes:
+        if o.status in (FAILED, XFAIL):
+            lines.append(f"{o.case.id}  {short_reason(o)}")
+    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 # ---------------------------------------------------------------------------

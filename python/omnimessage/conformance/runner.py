@@ -513,6 +513,7 @@ def run_cases(
     cwd: str | os.PathLike[str] | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
     max_restarts: int = MAX_RESTARTS,
+    max_response_bytes: int = 64 << 20,
 ) -> RunResult:
     """Send `cases` to the testee `argv` and judge every answer."""
     start = time.monotonic()
@@ -547,7 +548,7 @@ def run_cases(
                 record(case, FAILED, f"not run: {fatal}", t0)
                 continue
             if testee is None:
-                testee = Testee(argv, cwd=cwd, max_response_bytes=max(64 << 20, 4 * len(case.input)))
+                testee = Testee(argv, cwd=cwd, max_response_bytes=max_response_bytes)
                 try:
                     hello = testee.start(suite, min(startup_timeout, max(0.1, deadline - time.monotonic())))
                     result.implementation = result.implementation or hello
@@ -562,6 +563,7 @@ def run_cases(
                     result.errors.append(fatal)
                     record(case, FAILED, f"not run: {fatal}", t0)
                     continue
+            testee.max_response_bytes = max(max_response_bytes, 4 * len(case.input))
             try:
                 budget = min(request_timeout, max(0.0, deadline - time.monotonic()))
                 resp = testee.request(case.request(), budget)

@@ -88,8 +88,11 @@ class Case:
         return req
 
     def matches(self, selector: str) -> bool:
-        """Whether `--category SELECTOR` selects this case: its group, its category or one of its tags."""
-        return selector in (self.group, self.category) or selector in self.tags
+        """Whether `--category SELECTOR` selects this case: a group name selects its group; anything
+        else a rejection category or a tag."""
+        if selector in GROUPS:
+            return self.group == selector
+        return selector == self.category or selector in self.tags
 
 
 @dataclass
@@ -122,9 +125,9 @@ class _Files:
 
     def line(self, name: str, number: int, where: str) -> bytes:
         if name not in self.cache:
-            path = (self.root / name).resolve()
-            if self.root.resolve() not in path.parents:
+            if Path(name).is_absolute() or ".." in Path(name).parts:
                 raise SuiteError(f"{where}: fixture {name!r} lies outside the suite folder")
+            path = self.root / name
             try:
                 data = path.read_bytes()
             except OSError as exc:

@@ -1,0 +1,360 @@
+"""The conformance runner: judging, process control (crashes, hangs, floods), reports, the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from omnimessage.conformance import load_suite
+from omnimessage.conformance.runner import (
+    FAILED,
+    PASSED,
+    SKIPPED,
+    XFAIL,
+    XPASS,
+    ExpectedFailures,
+    first_difference,
+    judge,
+    load_expected_failures,
+    run_cases,
+    select_cases,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+SUITE = load_suite()
+BY_ID = SUITE.by_id()
+PYTHON = [sys.executable, "-m", "omnimessage.conformance.testee"]
+PYTHON_KNOWN = ROOT / "conformance" / "expected-failures" / "python.txt"
+SUMMARY = re.compile(r"^\d+ passed, \d+ failed, \d+ skipped, \d+ expected failures$", re.M)
+
+# three small cases: the middle one is where the fake testees misbehave
+FIRST, TARGET, LAST = (
+    BY_ID["roundtrip.request_begin.minimal"],
+    BY_ID["rejection.duplicate_key.payload-type"],
+    BY_ID["canonicalization.framing.spec-example"],
+)
+THREE = [FIRST, TARGET, LAST]
+
+FAKE = """
+import json, os, subprocess, sys, time
+from omnimessage.conformance.testee import Binding, handle
+MODE = sys.argv[1]
+TARGET = {target!r}
+hello = json.loads(sys.stdin.readline())
+if MODE == "bad-hello":
+    print(json.dumps({{"hello": "something-else"}}), flush=True)
+elif MODE == "exit-at-hello":
+    sys.stderr.write("testee: cannot initialise\\n"); sys.exit(7)
+else:
+    print(json.dumps({{"hello": hello["hello"], "protocol": 1, "implementation": "fake-" + MODE}}), flush=True)
+if MODE == "no-read":
+    time.sleep(60)
+for raw in sys.stdin:
+    req = json.loads(raw)
+    if MODE == "slow":
+        time.sleep(0.4)
+    if MODE == "skip-all":
+        print(json.dumps({{"id": req["id"], "result": "skipped", "reason": "not implemented"}}), flush=True)
+        continue
+    if MODE == "stderr-flood":
+        sys.stderr.write("x" * 1_000_000)
+        sys.stderr.flush()
+    if req["id"] == TARGET:
+        if MODE == "crash":
+            sys.stderr.write("Traceback: boom\\n"); sys.stderr.flush(); os._exit(3)
+        if MODE == "hang":
+            time.sleep(60)
+        if MODE == "garbage":
+            print("hello, I am not JSON", flush=True); continue
+        if MODE == "wrong-id":
+            print(json.dumps({{"id": "someone-else", "result": "skipped"}}), flush=True); continue
+        if MODE == "flood":
+            sys.stdout.write("x" * 3_000_000); sys.stdout.flush(); time.sleep(60)
+        if MODE == "grandchild":
+            child = subprocess.Popen(["sleep", "300"])
+            open(sys.argv[2], "w").write(str(child.pid))
+            time.sleep(60)
+    print(json.dumps(handle(Binding(), req)), flush=True)
+"""
+
+
+@pytest.fixture
+def fake(tmp_path: Path):  # type: ignore[no-untyped-def]
+    script = tmp_path / "fake_testee.py"
+    script.write_text(FAKE.format(target=TARGET.id))
+
+    def argv(mode: str, *extra: str) -> list[str]:
+        return [sys.executable, str(script), mode, *extra]
+
+    return argv
+
+
+def statuses(result) -> list[str]:  # type: ignore[no-untyped-def]
+    return [o.status for o in result.outcomes]
+
+
+# --- our implementations ---------------------------------------------------------
+
+
+def test_python_binding_passes_every_case_but_its_known_codec_bugs() -> None:
+    result = run_cases(SUITE, SUITE.cases, PYTHON, expected=load_expected_failures(PYTHON_KNOWN))
+    bad = [f"{o.case.id}: {o.message[:300]}" for o in result.outcomes if o.failed]
+    assert result.ok, bad[:10] + result.stale
+    assert result.count(PASSED) >= len(SUITE.cases) - 5
+    print(f"\npython: {result.summary()}")
+
+
+# --- process control ---------------------------------------------------------------
+
+
+def test_a_crash_fails_the_case_and_the_testee_is_restarted(fake) -> None:  # type: ignore[no-untyped-def]
+    result = run_cases(SUITE, THREE, fake("crash"))
+    assert statuses(result) == [PASSED, FAILED, PASSED]
+    msg = result.outcomes[1].message
+    assert "exited with status 3" in msg and "Traceback: boom" in msg
+
+
+def test_a_hang_is_killed_at_the_request_time_limit(fake) -> None:  # type: ignore[no-untyped-def]
+    t0 = time.monotonic()
+    result = run_cases(SUITE, THREE, fake("hang"), request_timeout=1.0)
+    assert time.monotonic() - t0 < 8
+    assert statuses(result) == [PASSED, FAILED, PASSED]
+    assert "timeout" in result.outcomes[1].message
+
+
+def test_the_process_group_is_killed_grandchildren_included(fake, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    pidfile = tmp_path / "grandchild.pid"
+    result = run_cases(SUITE, THREE, fake("grandchild", str(pidfile)), request_timeout=1.5)
+    assert statuses(result) == [PASSED, FAILED, PASSED]
+    pid = int(pidfile.read_text())
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and _alive(pid):
+        time.sleep(0.05)
+    assert not _alive(pid), f"grandchild {pid} survived"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state not in ("Z", "X")
+
+
+@pytest.mark.parametrize(
+    ("mode", "needle"),
+    [("garbage", "not a JSON line"), ("wrong-id", "carries id 'someone-else'")],
+)
+def test_protocol_errors_fail_the_case_and_resynchronise(fake, mode: str, needle: str) -> None:  # type: ignore[no-untyped-def]
+    result = run_cases(SUITE, THREE, fake(mode))
+    assert statuses(result) == [PASSED, FAILED, PASSED]
+    assert needle in result.outcomes[1].message
+
+
+def test_output_is_size_capped(fake) -> None:  # type: ignore[no-untyped-def]
+    result = run_cases(SUITE, THREE, fake("flood"), max_response_bytes=1 << 20, request_timeout=5)
+    assert statuses(result) == [PASSED, FAILED, PASSED]
+    assert "exceeds" in result.outcomes[1].message
+
+
+def test_stderr_is_drained_while_waiting(fake) -> None:  # type: ignore[no-untyped-def]
+    result = run_cases(SUITE, THREE, fake("stderr-flood"), request_timeout=5)
+    assert statuses(result) == [PASSED, PASSED, PASSED]
+
+
+def test_a_testee_that_stops_reading_cannot_block_the_runner(fake) -> None:  # type: ignore[no-untyped-def]
+    big = BY_ID["roundtrip.large.text-1mb-ascii"]
+    t0 = time.monotonic()
+    result = run_cases(SUITE, [big], fake("no-read"), request_timeout=1.0)
+    assert time.monotonic() - t0 < 8
+    assert statuses(result) == [FAILED] and "timeout" in result.outcomes[0].message
+
+
+@pytest.mark.parametrize(("mode", "needle"), [("bad-hello", "bad handshake"), ("exit-at-hello", "cannot initialise")])
+def test_a_failed_start_reports_every_case_as_not_run(fake, mode: str, needle: str) -> None:  # type: ignore[no-untyped-def]
+    result = run_cases(SUITE, THREE, fake(mode))
+    assert statuses(result) == [FAILED] * 3
+    assert all(o.message.startswith("not run: the testee did not start") for o in result.outcomes)
+    assert needle in result.outcomes[0].message
+
+
+def test_a_missing_command_is_reported() -> None:
+    result = run_cases(SUITE, THREE, ["/nonexistent/testee-binary"])
+    assert statuses(result) == [FAILED] * 3 and "cannot start" in result.outcomes[0].message
+
+
+def test_the_whole_run_time_limit_stops_the_run(fake) -> None:  # type: ignore[no-untyped-def]
+    cases = [c for c in SUITE.cases if c.group == "rejection"][:12]
+    t0 = time.monotonic()
+    result = run_cases(SUITE, cases, fake("slow"), total_timeout=2.0)
+    assert time.monotonic() - t0 < 8
+    assert any("whole-run time limit" in o.message for o in result.outcomes)
+    assert len(result.outcomes) == len(cases) and not result.ok
+
+
+def test_restarts_are_bounded(fake) -> None:  # type: ignore[no-untyped-def]
+    result = run_cases(SUITE, [TARGET] * 5, fake("crash"), max_restarts=2)
+    msgs = [o.message for o in result.outcomes]
+    assert sum("exited with status 3" in m for m in msgs) == 3
+    assert all("giving up" in m for m in msgs[3:])
+
+
+def test_skipping_is_only_allowed_for_optional_features(fake) -> None:  # type: ignore[no-untyped-def]
+    lenient = next(c for c in SUITE.cases if c.mode == "lenient")
+    result = run_cases(SUITE, [FIRST, lenient], fake("skip-all"))
+    assert statuses(result) == [FAILED, SKIPPED]
+    assert "skipped a required case" in result.outcomes[0].message
+
+
+# --- judging -------------------------------------------------------------------------
+
+
+def _encoded(case_id: str, data: bytes) -> dict[str, object]:
+    import base64
+
+    return {"id": case_id, "result": "encoded", "output": base64.b64encode(data).decode()}
+
+
+def test_judge_compares_bytes_categories_and_pointers() -> None:
+    assert judge(FIRST, _encoded(FIRST.id, FIRST.output or b""))[0] == PASSED
+    status, msg = judge(FIRST, _encoded(FIRST.id, (FIRST.output or b"") + b" "))
+    assert status == FAILED and "first difference at byte" in msg
+    ok = {"id": TARGET.id, "result": "refused", "category": "duplicate_key", "pointer": "/payload/type"}
+    assert judge(TARGET, ok)[0] == PASSED
+    assert "expected `duplicate_key`" in judge(TARGET, {**ok, "category": "invalid_json"})[1]
+    assert "pointer '/payload'" in judge(TARGET, {**ok, "pointer": "/payload"})[1]
+    assert "without a pointer" in judge(TARGET, {k: v for k, v in ok.items() if k != "pointer"})[1]
+    assert "accepted a line it must refuse" in judge(TARGET, _encoded(TARGET.id, b"{}"))[1]
+    assert "refused a line it must keep" in judge(FIRST, {**ok, "id": FIRST.id})[1]
+
+
+def test_first_difference_shows_offset_context_and_caret() -> None:
+    exp = b'{"timestamp":"2026","text":"caf\xc3\xa9"}'
+    got = b'{"timestamp":"2026","text":"caf\\u00e9"}'
+    text = first_difference(exp, got)
+    assert text.startswith("first difference at byte 31")
+    lines = text.split("\n")
+    assert lines[1].endswith('"caf\\xc3\\xa9"}') and lines[2].endswith('"caf\\\\u00e9"}')
+    caret = lines[3].index("^")
+    assert lines[1][caret:].startswith("\\xc3") and lines[2][caret:].startswith("\\\\u00e9")
+    assert "ends early" in first_difference(b"abcdef", b"abc")
+    assert "extra bytes" in first_difference(b"abc", b"abcdef")
+    long = b"x" * 100
+    text = first_difference(long + b"A" + long, long + b"B" + long)
+    assert "byte 100" in text and "..." in text.split("\n")[1]
+
+
+# --- expected failures ---------------------------------------------------------------
+
+
+def test_expected_failures_xfail_xpass_stale_and_globs(tmp_path: Path, fake) -> None:  # type: ignore[no-untyped-def]
+    ef = tmp_path / "known.txt"
+    ef.write_text(
+        f"# comment\n{TARGET.id}  crashes on duplicate keys\n{LAST.id}  thought broken\n"
+        "rejection.no-such-case  stale\nroundtrip.zzz.*  stale glob\n"
+    )
+    result = run_cases(SUITE, THREE, fake("crash"), expected=load_expected_failures(ef))
+    assert statuses(result) == [PASSED, XFAIL, XPASS]
+    assert "remove it from the list" in result.outcomes[2].message
+    assert len(result.stale) == 2 and all("matches no case" in s for s in result.stale)
+    assert result.n_failed == 3 and not result.ok
+    assert result.summary() == "1 passed, 3 failed, 0 skipped, 1 expected failures"
+    glob = ExpectedFailures(entries=[("rejection.duplicate_key.*", "globbed", 1)])
+    assert glob.reason(TARGET.id) == "globbed" and glob.reason(FIRST.id) is None
+    ef.write_text(f"{TARGET.id}\n")
+    with pytest.raises(ValueError, match="needs a reason"):
+        load_expected_failures(ef)
+
+
+def test_filters_select_by_group_category_tag_and_id_glob() -> None:
+    assert {c.group for c in select_cases(SUITE, ["verbatim"])} == {"verbatim"}
+    assert {c.category for c in select_cases(SUITE, ["lone_surrogate"])} == {"lone_surrogate"}
+    assert all("precedence" in c.tags for c in select_cases(SUITE, ["precedence"]))
+    assert [c.id for c in select_cases(SUITE, [], [TARGET.id])] == [TARGET.id]
+    assert len(select_cases(SUITE, [], ["rejection.truncated.*"])) >= 2
+
+
+# --- the command line ------------------------------------------------------------------
+
+
+def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "omnimessage", "conformance", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+    )
+
+
+def test_cli_reports_and_exit_status(tmp_path: Path) -> None:
+    junit, report = tmp_path / "r.xml", tmp_path / "r.json"
+    r = _cli("--impl", "python", "--category", "verbatim", "--junit", str(junit), "--json", str(report))
+    assert SUMMARY.search(r.stdout), r.stdout[-500:]
+    last = r.stdout.rstrip().splitlines()[-1]
+    assert SUMMARY.fullmatch(last)
+    doc = json.loads(report.read_text())
+    assert doc["summary"]["passed"] + doc["summary"]["failed"] == len(select_cases(SUITE, ["verbatim"]))
+    assert r.returncode == (0 if doc["summary"]["ok"] else 1)
+    tree = ET.parse(junit).getroot()
+    assert tree.tag == "testsuites" and int(tree.get("tests", "0")) == len(doc["cases"])
+    r = _cli("--impl", "python", "--category", "verbatim", "--expected-failures", str(PYTHON_KNOWN), "-v")
+    assert r.returncode == 0, r.stdout[-2000:]
+    assert "PASS  verbatim.fidelity.ws-inner" in r.stdout
+
+
+def test_cli_failure_output_shows_the_first_differing_byte(tmp_path: Path) -> None:
+    r = _cli("--impl", "naive-json", "--case", "roundtrip.unicode.astral", "--expected-failures", os.devnull)
+    assert r.returncode == 1
+    assert "FAIL  roundtrip.unicode.astral" in r.stdout and "first difference at byte" in r.stdout
+    assert r.stdout.rstrip().endswith("0 passed, 1 failed, 0 skipped, 0 expected failures")
+
+
+def test_cli_impl_as_a_command_line_without_a_shell(tmp_path: Path) -> None:
+    marker = tmp_path / "x"
+    r = _cli("--impl", f"{sys.executable} -m omnimessage.conformance.testee ; touch {marker}", "--case", FIRST.id)
+    assert not marker.exists()  # `;` and `touch` are arguments, never a shell command
+    r = _cli("--impl", f"'{sys.executable}' -m omnimessage.conformance.testee", "--case", FIRST.id)
+    assert r.returncode == 0 and "1 passed, 0 failed" in r.stdout
+
+
+def test_cli_typescript_without_the_binding_says_so(tmp_path: Path) -> None:
+    suite = tmp_path / "conformance"
+    suite.mkdir()
+    for name in ("manifest.json", "cases"):
+        (suite / name).symlink_to(ROOT / "conformance" / name)
+    r = _cli("--impl", "typescript", "--suite", str(suite))
+    assert r.returncode == 2 and "TypeScript binding is not in this checkout" in r.stderr
+
+
+def test_cli_update_expected_failures_writes_a_list_that_then_passes(tmp_path: Path) -> None:
+    out = tmp_path / "list.txt"
+    r = _cli(
+        "--impl",
+        "naive-json",
+        "--category",
+        "unicode",
+        "--expected-failures",
+        os.devnull,
+        "--update-expected-failures",
+        str(out),
+    )
+    assert r.returncode == 1
+    listed = [ln.split()[0] for ln in out.read_text().splitlines() if ln and not ln.startswith("#")]
+    assert listed and all(i.startswith(("roundtrip.", "canonicalization.", "verbatim.")) for i in listed)
+    r = _cli("--impl", "naive-json", "--category", "unicode", "--expected-failures", str(out))
+    assert r.returncode == 0, r.stdout[-1500:]
+
+
+def test_cli_usage_errors() -> None:
+    assert _cli().returncode == 2
+    assert _cli("--impl", "python", "--case", "no-such-case").returncode == 2
+    assert _cli("--impl", "python", "--expected-failures", "/nonexistent").returncode == 2
