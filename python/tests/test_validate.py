@@ -393,3 +393,13 @@ def test_io_helpers_do_not_hold_whole_inputs() -> None:
 def test_no_opening_finding_after_an_undecodable_first_line() -> None:
     assert run([b"\xef\xbb\xbf" + META, BEGIN, USAGE, END]) == [("OM102", 1)]
     assert run([BEGIN, META]) == [("OM201", 1), ("OM420", 1)]
+
+
+def test_legacy_records_do_not_also_get_error_pair_warnings() -> None:
+    old_end = line("event_msg", {"type": "request_end", "status": "completed"}).replace(b'"completed"', b'"failed"')
+    assert run([META, BEGIN, USAGE, old_end], legacy=True) == [("OM751", 4)]
+    # ... but the next, current record does
+    fatal = line("event_msg", {"type": "request_end", "status": "fatal"})
+    garbage = b'{"timestamp":"x","type":"event_msg","payload":{"type":"request_end","status":"failed","x":[}'
+    assert run([META, BEGIN, USAGE, old_end, garbage, BEGIN, USAGE, fatal], legacy=True) == [
+        ("OM751", 4), ("OM102", 5), ("OM506", 8)]

@@ -201,7 +201,7 @@ def _run(args: argparse.Namespace) -> int:
         raise _Usage("--sse and --sse-url carry streams: they are validated with the stream profile")
     if not args.paths and not args.sse and not args.sse_url:
         raise _Usage("nothing to validate: give a PATH ('-' for stdin), --sse FILE or --sse-url URL")
-    if ["-" for p in args.paths if p == "-"].__len__() + args.sse.count("-") > 1:
+    if args.paths.count("-") + args.sse.count("-") > 1:
         raise _Usage("standard input can be read only once")
     profile = args.profile or ("stream" if sse_only else "trace")
     opts = Options(profile=profile, legacy=args.legacy, truncated=args.truncated,

@@ -248,6 +248,7 @@ class Validator:
         self._pending: list[Finding] = []
         self._line = 0
         self._repaired = False
+        self._legacy_line = False
         self._file_started = True
         self._file_lines = 0
         self._file_msgs = 0
@@ -330,6 +331,7 @@ class Validator:
         except DecodeError as err:
             msg = self._refused(raw, err, line, terminated)
             if msg is None:
+                self._repaired = self._legacy_line = False
                 return
         else:
             if not terminated:
@@ -337,7 +339,7 @@ class Validator:
             if self.canonical and not crlf and encode(msg) != raw:
                 self._emit("OM114", line, "valid, but not the canonical encoding (omnimessage canonicalize fixes it)")
         self._check(msg, line)
-        self._repaired = False
+        self._repaired = self._legacy_line = False
 
     def take(self) -> Sequence[Finding]:
         """The findings produced since the last `take()` / `feed()`."""
@@ -386,6 +388,8 @@ class Validator:
     def _emit(self, rule_id: str, line: int, message: str, pointer: str = "", severity: Severity | None = None) -> None:
         if self._repaired and rule_id in _VALUE_RULES:
             return
+        if self._legacy_line and rule_id == "OM506":
+            return
         self._pending.append(
             Finding(rule_id, severity or RULES[rule_id].severity, message, self.source, line, pointer)
         )
@@ -418,6 +422,7 @@ class Validator:
         spots = legacy_spots(value, apply=self.legacy)
         schema_refusal = not err.lexical or err.category == "invalid_number"
         if self.legacy and spots:
+            self._legacy_line = True  # an old record: it predates the error pair (no OM506 for it)
             for sp in spots:
                 self._emit(sp.rule, line, sp.detail, sp.pointer)
             if not schema_refusal:
@@ -529,7 +534,6 @@ class Validator:
             self._emit("OM803", self._line, "a rotated file ends before its tool_list_ready")
 
     def _end_session(self, s: _Session) -> None:
-        end = self._line
         sev: Severity = "warning" if self.truncated else "error"
         for (cls, tid), seg in sorted(s.segs.items(), key=lambda kv: kv[1].line):
             what = _PART_NAMES[cls] + (f" {tid!r}" if tid is not None else "")
@@ -549,7 +553,6 @@ class Validator:
             self._emit("OM422", s.comp[0], f"the compaction begun here has no compaction_end{s.label}")
         if s.mcp is not None:
             self._emit("OM422", s.mcp[0], f"the MCP connect begun here has no mcp_connect_end{s.label}")
-        del end
 
     # ------------------------------------------------------------------ streaming
 

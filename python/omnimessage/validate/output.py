@@ -11,6 +11,7 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Final, TextIO
+from urllib.parse import quote
 from xml.sax.saxutils import escape as xml_escape
 from xml.sax.saxutils import quoteattr
 
@@ -212,7 +213,7 @@ class SarifReporter(Reporter):
         self.first = True
 
     def finding(self, f: Finding) -> None:
-        loc: dict[str, object] = {"artifactLocation": {"uri": f.path}}
+        loc: dict[str, object] = {"artifactLocation": {"uri": quote(f.path)}}
         if f.line:
             loc["region"] = {"startLine": f.line}
         result = {

@@ -25,6 +25,7 @@ from typing import BinaryIO, Final
 import msgspec
 
 from .engine import Finding, Validator
+from .rules import RULES
 
 __all__ = ["SseEvent", "SseResult", "iter_events", "iter_lines_bytes", "open_url_lines", "validate_sse"]
 
@@ -174,7 +175,7 @@ def validate_sse(
     src = validator.source
 
     def emit(rule: str, line: int, message: str) -> None:
-        sink(Finding(rule, "error" if rule in ("OM901", "OM902", "OM903") else "warning", message, src, line))
+        sink(Finding(rule, RULES[rule].severity, message, src, line))
 
     for ev in iter_events(lines, result, torn_ok=torn_ok, on_line=on_line):
         if ev.id is not None:
