@@ -213,7 +213,7 @@ class SarifReporter(Reporter):
         self.first = True
 
     def finding(self, f: Finding) -> None:
-        loc: dict[str, object] = {"artifactLocation": {"uri": quote(f.path)}}
+        loc: dict[str, object] = {"artifactLocation": {"uri": quote(f.path.encode("utf-8", "surrogateescape"))}}
         if f.line:
             loc["region"] = {"startLine": f.line}
         result = {
