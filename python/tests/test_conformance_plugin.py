@@ -1,0 +1,124 @@
+"""The pytest plugin: `pytest --omnimessage-impl CMD`, and that it is inert without the option."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+NAIVE = ROOT / "conformance" / "baselines" / "naive-json"
+PYTHON_KNOWN = ROOT / "conformance" / "expected-failures" / "python.txt"
+
+
+def _pytest(cwd: Path, *args: str, exe: str | None = None) -> subprocess.CompletedProcess[str]:
+    cmd = [
+        exe or sys.executable,
+        "-m",
+        "pytest",
+        "-p",
+        "no:cacheprovider",
+        "--rootdir",
+        str(cwd),
+        "-o",
+        "addopts=",
+        *args,
+    ]
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A third party's repository: its own test, its own testee, its own expected-failure list."""
+    (tmp_path / "test_theirs.py").write_text("def test_theirs():\n    assert True\n")
+    shutil.copy(NAIVE / "testee.py", tmp_path / "their_testee.py")
+    shutil.copy(NAIVE / "expected-failures.txt", tmp_path / "known.txt")
+    return tmp_path
+
+
+def test_inert_without_the_option(project: Path) -> None:
+    r = _pytest(project, "--collect-only", "-q")
+    assert r.returncode == 0 and "1 test collected" in r.stdout and "omnimessage" not in r.stdout
+    r = _pytest(project, "--help")
+    assert "--omnimessage-impl" in r.stdout
+
+
+def test_every_case_becomes_an_item_named_by_its_id(project: Path) -> None:
+    r = _pytest(project, "--collect-only", "-q", "--omnimessage-impl", "python")
+    ids = [ln for ln in r.stdout.splitlines() if ln.startswith("omnimessage-conformance::")]
+    assert "omnimessage-conformance::rejection.duplicate_key.payload-type" in ids
+    assert len(ids) >= 800 and "test_theirs.py::test_theirs" in r.stdout
+
+
+def test_third_party_command_with_its_expected_failures(project: Path) -> None:
+    r = _pytest(
+        project,
+        "-q",
+        "--omnimessage-impl",
+        f"{sys.executable} their_testee.py",
+        "--omnimessage-expected-failures",
+        "known.txt",
+    )
+    assert r.returncode == 0, r.stdout[-3000:]
+    last = r.stdout.splitlines()[-1]
+    assert " xfailed" in last and " skipped" in last and " failed" not in last.replace(" xfailed", "")
+
+
+def test_failures_stale_entries_and_unexpected_passes_fail_the_session(project: Path) -> None:
+    known = project / "known.txt"
+    lines = known.read_text().splitlines()
+    dropped = next(ln for ln in lines if ln.startswith("roundtrip.unicode.astral"))
+    lines.remove(dropped)
+    lines += ["rejection.no-such-case  stale entry", "roundtrip.request_begin.minimal  it passes"]
+    known.write_text("\n".join(lines) + "\n")
+    r = _pytest(
+        project,
+        "-q",
+        "--omnimessage-impl",
+        f"{sys.executable} their_testee.py",
+        "--omnimessage-expected-failures",
+        "known.txt",
+        "-k",
+        "astral or request_begin or expected-failures",
+    )
+    assert r.returncode == 1
+    assert "first difference at byte" in r.stdout  # the unlisted failure, with its byte diff
+    assert "remove it from the list" in r.stdout  # the listed case that passes
+    assert "matches no case" in r.stdout  # the stale entry
+
+
+def test_ours_pass_through_the_plugin(project: Path) -> None:
+    r = _pytest(project, "-q", "--omnimessage-impl", "python", "--omnimessage-expected-failures", str(PYTHON_KNOWN))
+    assert r.returncode == 0, r.stdout[-3000:]
+
+
+@pytest.mark.skipif(os.environ.get("OMNIMESSAGE_SKIP_WHEEL_TEST") == "1", reason="OMNIMESSAGE_SKIP_WHEEL_TEST=1")
+def test_plugin_works_from_a_fresh_virtualenv(project: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Build the wheel, install it into a new virtualenv (registries only), run a third party's testee."""
+    work = tmp_path_factory.mktemp("wheel")
+    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
+    subprocess.run([*pip, "wheel", "--no-deps", "-w", str(work), str(ROOT)], check=True, timeout=600)
+    (wheel,) = work.glob("omnimessage-*.whl")
+    venv.create(work / "venv", with_pip=True)
+    py = str(work / "venv" / "bin" / "python")
+    subprocess.run(
+        [py, "-m", "pip", "--disable-pip-version-check", "-q", "install", str(wheel), "pytest==9.2.0"],
+        check=True,
+        timeout=600,
+    )
+    r = _pytest(
+        project,
+        "-q",
+        "--omnimessage-impl",
+        f"{py} their_testee.py",
+        "--omnimessage-expected-failures",
+        "known.txt",
+        exe=py,
+    )
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
+    assert " passed" in r.stdout and " xfailed" in r.stdout
