@@ -54,7 +54,13 @@ function report(err, name) {
   if (err.pointer) where.push(`at ${err.pointer}`);
   if (err.offset !== null) where.push(`byte ${err.offset}`);
   const suffix = where.length ? ` (${where.join(", ")})` : "";
-  process.stderr.write(`${name}:${err.line}: ${err.category}: ${err.detail}${suffix}\n`);
+  // A pointer may hold a lone surrogate, which UTF-8 cannot carry: written as Python writes it
+  // to stderr (backslashreplace), `\udXXX`.
+  const text = `${name}:${err.line}: ${err.category}: ${err.detail}${suffix}\n`.replace(
+    /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    (c) => "\\u" + c.charCodeAt(0).toString(16),
+  );
+  process.stderr.write(text);
 }
 
 /** Output chunks (Buffers, LF included) for one input; invalid lines reported on stderr. */
