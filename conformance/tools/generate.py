@@ -1382,6 +1382,20 @@ def gen_rejection() -> None:
         J,
         "1.1",
     )
+    for name, ws in [
+        ("vertical-tab", b"\x0b"),
+        ("form-feed", b"\x0c"),
+        ("nbsp", "\u00a0".encode()),
+        ("ideographic-space", "\u3000".encode()),
+        ("nul", b"\x00"),
+    ]:
+        rej(
+            f"whitespace-{name}",
+            f"{ws!r} between tokens (JSON whitespace is space, tab, LF and CR only)",
+            gb.replace(b',"type"', b"," + ws + b'"type"') + b"\n",
+            J,
+            "1.1",
+        )
     rej("whitespace-line", "a line of whitespace only", b" \t \n", J, "4")
     for name, bad in [
         ("nan", "NaN"),
@@ -1851,6 +1865,21 @@ def gen_rejection() -> None:
         tags=["verbatim"],
     )
     rej("origin-string", "origin is a string", ev(rb, ',"origin":"a"'), W, pointer="/origin")
+    rej("origin-null", "origin is null (null is a value, not absence)", ev(rb, ',"origin":null'), W, pointer="/origin")
+    rej(
+        "stop-reason-null",
+        "stop_reason is null (null is a value, not absence)",
+        mm('{"type":"text","role":"user","text":"x","stop_reason":null}'),
+        W,
+        pointer="/payload/stop_reason",
+    )
+    rej(
+        "attempt-null",
+        "attempt is null",
+        ev('{"type":"request_end","status":"completed","attempt":null}'),
+        W,
+        pointer="/payload/attempt",
+    )
     rej("origin-item-number", "an origin id is a number", ev(rb, ',"origin":["a",1]'), W, pointer="/origin/1")
     rej(
         "stop-reason-number",
