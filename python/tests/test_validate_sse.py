@@ -179,3 +179,22 @@ def test_live_producer_unreachable(capsys: pytest.CaptureFixture[str]) -> None:
     assert rc == 2
     assert "cannot connect" in capsys.readouterr().err
     assert main(["--sse-url", "ftp://127.0.0.1/x", "--duration", "1", "--no-progress"]) == 2
+
+
+def test_resync_required_forgets_open_segments(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    lines = list(stream_lines(20_000, seed=5))
+    start = next(i for i, ln in enumerate(lines) if b'"event_type":"start"' in ln)
+    # the gap cuts a segment after its first delta; after the resync the stream goes on elsewhere
+    before = sse_of(lines[: start + 2])
+    hook = b'{"timestamp":"2030-01-01T00:00:00.000Z","type":"event_msg","payload":{"type":"hook","hook":"stop","name":"h"}}'
+    after = sse_of([hook], start=5000)
+    gap = b'event: server_event\ndata: {"type":"resync_required"}\n\n'
+    found, res = _validate(before + after)
+    assert [r for r, _ in found] == ["OM308", "OM420"]
+    found, res = _validate(before + gap + after)
+    assert [r for r, _ in found] == ["OM420"]  # the request is still open; the cut segment is forgotten
+    assert len(res.resyncs) == 1
+    p = tmp_path / "gap.sse"
+    p.write_bytes(before + gap + after)
+    main(["--sse", str(p), "--no-progress"])
+    assert "resync_required on line(s)" in capsys.readouterr().out

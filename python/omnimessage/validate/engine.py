@@ -365,6 +365,15 @@ class Validator:
         self._rotated = rotated
         return self._take()
 
+    def discontinuity(self) -> None:
+        """The stream has a gap (an SSE `resync_required`): forget open streaming segments, which the
+        gap may have cut, without reporting them. Pairing state (calls, requests) is kept: outputs
+        may legitimately arrive after the gap."""
+        for s in [self._main, *self._children.values()]:
+            s.segs.clear()
+            s.awaiting.clear()
+            s.expect = None
+
     def finish(self) -> Sequence[Finding]:
         """Apply the end-of-input rules; returns their findings (and any not yet taken)."""
         if self._finished:

@@ -345,6 +345,10 @@ def _run_sse(unit: SseUnit, opts: Options, out: Sink, res: UnitResult, progress:
     res.messages = v.messages
     res.files = 1
     res.server_events = sse.server_events
+    if sse.resyncs:
+        lines = ", ".join(map(str, sse.resyncs[:10])) + (", ..." if len(sse.resyncs) > 10 else "")
+        res.note = "; ".join(n for n in (res.note, f"resync_required on line(s) {lines}: open fragments "
+                                                    f"were forgotten there") if n)
 
 
 def _run_url(unit: SseUrlUnit, opts: Options, out: Sink, res: UnitResult) -> None:
@@ -380,6 +384,10 @@ def _run_url(unit: SseUrlUnit, opts: Options, out: Sink, res: UnitResult) -> Non
     res.messages = v.messages
     res.files = 1
     res.server_events = sse.server_events
+    if sse.resyncs:
+        lines = ", ".join(map(str, sse.resyncs[:10])) + (", ..." if len(sse.resyncs) > 10 else "")
+        res.note = "; ".join(n for n in (res.note, f"resync_required on line(s) {lines}: open fragments "
+                                                    f"were forgotten there") if n)
     res.note = "; ".join(n for n in (res.note, f"read for {unit.duration:g} s: {live.ended}") if n)
 
 

@@ -437,7 +437,10 @@ _RULE_LIST: list[Rule] = [
        """Use unnamed events for messages and `server_event` for control events."""),
     _r("OM905", "sse-server-event-data", "warning", STREAM, "`server_event` data is not a JSON object",
        """`server_event` events carry the server's own control events (`task_state`, `resync_required`,
-       `approval_request`, ...) as JSON objects with a `type`. This one's data is not such an object.""",
+       `approval_request`, ...) as JSON objects with a `type`. This one's data is not such an object.
+       Server events are counted by type in the report, apart from the OmniMessages; after a
+       `resync_required` the stream has a gap, so streaming segments open at that point are forgotten
+       (not reported as unclosed).""",
        """Send control events as single-line JSON objects with a `type`."""),
     _r("OM906", "sse-torn-event", "warning", STREAM, "the capture ends inside an event",
        """The input ends with an event that has no terminating blank line; per the HTML spec a client

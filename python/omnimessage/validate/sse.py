@@ -53,6 +53,8 @@ class SseResult:
     """Line of an event left unterminated at the end of the input (0: none)."""
     server_events: Counter[str] = field(default_factory=Counter)
     events: int = 0
+    resyncs: list[int] = field(default_factory=list)
+    """Lines of `resync_required` server events (the streaming state was reset there)."""
 
 
 def iter_lines_bytes(chunks: Iterable[bytes], max_line_bytes: int) -> Iterator[bytes | None]:
@@ -204,6 +206,9 @@ def validate_sse(
                 emit("OM905", ev.data_line, "server_event data is not a JSON object with a string type")
                 kind = "<invalid>"
             result.server_events[kind] += 1
+            if kind == "resync_required":
+                validator.discontinuity()
+                result.resyncs.append(ev.data_line)
         else:
             emit("OM904", ev.line, f"event named {ev.name[:60]!r} is neither an OmniMessage nor a server_event; "
                                    "not validated")
