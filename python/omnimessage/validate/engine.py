@@ -380,9 +380,10 @@ class Validator:
             return self._take()
         self._finished = True
         self._end_file()
-        sessions = [self._main, *self._children.values()]
-        for s in sessions:
+        start = len(self._pending)
+        for s in [self._main, *self._children.values()]:
             self._end_session(s)
+        self._pending[start:] = sorted(self._pending[start:], key=lambda f: f.line)
         return self._take()
 
     # ------------------------------------------------------------------ plumbing
