@@ -403,3 +403,11 @@ def test_legacy_records_do_not_also_get_error_pair_warnings() -> None:
     garbage = b'{"timestamp":"x","type":"event_msg","payload":{"type":"request_end","status":"failed","x":[}'
     assert run([META, BEGIN, USAGE, old_end, garbage, BEGIN, USAGE, fatal], legacy=True) == [
         ("OM751", 4), ("OM102", 5), ("OM506", 8)]
+
+
+def test_package_docstring_example() -> None:
+    import doctest
+
+    import omnimessage.validate as pkg
+
+    assert doctest.testmod(pkg).failed == 0
