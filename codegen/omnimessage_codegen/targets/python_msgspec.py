@@ -9,6 +9,8 @@ this emitter renders the intermediate model directly.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ..model import AnyOf, ArrayOf, Const, EnumRef, Field, Model, Prim, StructRef, TypeRef, UnionRef, Verbatim
 from ._jinja import environment
 
@@ -59,7 +61,7 @@ def py_type(t: TypeRef) -> str:
     raise TypeError(f"no Python type for {t!r}")
 
 
-def field_type(f: Field, aliases: dict[str, object]) -> str:
+def field_type(f: Field, aliases: Mapping[str, object]) -> str:
     """A field's annotation: its type, `| UnsetType` when optional (with `None` kept last)."""
     base = f.alias if f.alias and f.alias in aliases else py_type(f.type)
     if f.required:
