@@ -4,7 +4,7 @@ It builds a small tree that remembers where every value starts and ends, so that
 decoder can (1) copy verbatim values as their exact source bytes, (2) refuse what JSON
 Schema cannot see (duplicate keys, lone surrogate escapes, number spelling) only outside
 verbatim values, and (3) name the byte offset of every error. Recursion is bounded by the
-schema's depth limit, checked before descending.
+schema's depth limit, and the scanner keeps its own stack (no recursion).
 """
 
 from __future__ import annotations
@@ -102,30 +102,108 @@ def _string_error(text: str, i: int) -> ScanError:
     return ScanError("invalid_json", "unterminated string", i)
 
 
+_CLOSE = {"{": "}", "[": "]"}
+
+
 class Scanner:
+    """Iterative (an explicit stack, no recursion), so depth is limited only by MAX_DEPTH."""
+
     def __init__(self, text: str) -> None:
         self.text = text
 
     def document(self) -> Node:
         text = self.text
+        n = len(text)
         if text.startswith("\ufeff"):
             raise ScanError("invalid_json", "byte order mark (U+FEFF) before the message", 0)
         i = _WS.match(text, 0).end()  # type: ignore[union-attr]
-        if i == len(text):
+        if i == n:
             raise ScanError("invalid_json", "empty line: no JSON value", i)
-        node, i = self.value(i, 1)
-        i = _WS.match(text, i).end()  # type: ignore[union-attr]
-        if i != len(text):
-            raise ScanError("trailing_data", "data after the message object", i)
-        return node
+        root: Node | None = None
+        stack: list[Node] = []  # open containers
+        keys: list[tuple[str, int, bool] | None] = []  # per open container: the key awaiting its value
+        expect_key = False
+        while True:
+            if expect_key:  # inside an object, at a key
+                if text[i : i + 1] != '"':
+                    if text[i : i + 1] == "}" and stack[-1].value:
+                        raise ScanError("invalid_json", "trailing comma in object", i)
+                    raise ScanError("invalid_json", "object key expected (a double-quoted string)", i)
+                key, i = self.string(i)
+                i = _WS.match(text, i).end()  # type: ignore[union-attr]
+                if text[i : i + 1] != ":":
+                    raise ScanError("invalid_json", "':' expected after object key", i)
+                keys[-1] = (key.value, key.start, key.lone)  # type: ignore[assignment]
+                i = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
+                expect_key = False
+            # a value at i
+            c = text[i : i + 1]
+            node: Node | None = None
+            if c == "{" or c == "[":
+                if len(stack) + 1 > MAX_DEPTH:
+                    raise ScanError("too_deep", f"nesting deeper than {MAX_DEPTH} levels", i)
+                container = Node(OBJ if c == "{" else ARR, i, -1, [])
+                self.attach(container, stack, keys)
+                if root is None:
+                    root = container
+                j = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
+                if text[j : j + 1] == _CLOSE[c]:
+                    container.end = i = j + 1
+                else:
+                    stack.append(container)
+                    keys.append(None)
+                    i = j
+                    expect_key = c == "{"
+                    continue
+            else:
+                node, i = self.scalar(i)
+                self.attach(node, stack, keys)
+                if root is None:
+                    root = node
+            # after a value: close containers, or move to the next member/item
+            while True:
+                if not stack:
+                    i = _WS.match(text, i).end()  # type: ignore[union-attr]
+                    if i != n:
+                        raise ScanError("trailing_data", "data after the message object", i)
+                    assert root is not None
+                    return root
+                i = _WS.match(text, i).end()  # type: ignore[union-attr]
+                c = text[i : i + 1]
+                top = stack[-1]
+                closing = "}" if top.kind == OBJ else "]"
+                if c == ",":
+                    i = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
+                    if top.kind == OBJ:
+                        expect_key = True
+                    elif text[i : i + 1] == "]":
+                        raise ScanError("invalid_json", "trailing comma in array", i)
+                    break
+                if c == closing:
+                    top.end = i + 1
+                    i += 1
+                    stack.pop()
+                    keys.pop()
+                    continue
+                what = "',' or '}'" if top.kind == OBJ else "',' or ']'"
+                raise ScanError("invalid_json", f"{what} expected in {'object' if top.kind == OBJ else 'array'}", i)
 
-    def value(self, i: int, depth: int) -> tuple[Node, int]:
+    @staticmethod
+    def attach(node: Node, stack: list[Node], keys: list[tuple[str, int, bool] | None]) -> None:
+        if not stack:
+            return
+        parent = stack[-1]
+        if parent.kind == OBJ:
+            key = keys[-1]
+            assert key is not None
+            parent.value.append((key[0], key[1], key[2], node))  # type: ignore[attr-defined]
+            keys[-1] = None
+        else:
+            parent.value.append(node)  # type: ignore[attr-defined]
+
+    def scalar(self, i: int) -> tuple[Node, int]:
         text = self.text
         c = text[i : i + 1]
-        if c == "{":
-            return self.obj(i, depth)
-        if c == "[":
-            return self.arr(i, depth)
         if c == '"':
             return self.string(i)
         if c == "-" or "0" <= c <= "9":
@@ -146,6 +224,8 @@ class Scanner:
         for word in ("NaN", "Infinity", "-Infinity"):
             if text.startswith(word, i):
                 raise ScanError("invalid_json", f"{word} is not JSON", i)
+        if c in "]}":
+            raise ScanError("invalid_json", "a value expected", i)
         raise ScanError("invalid_json", f"unexpected character {c!r}", i)
 
     def string(self, i: int) -> tuple[Node, int]:
@@ -157,57 +237,6 @@ class Scanner:
             s, lone = _unescape(body)
             return Node(STR, i, m.end(), s, lone), m.end()
         return Node(STR, i, m.end(), body), m.end()
-
-    def obj(self, start: int, depth: int) -> tuple[Node, int]:
-        if depth > MAX_DEPTH:
-            raise ScanError("too_deep", f"nesting deeper than {MAX_DEPTH} levels", start)
-        text = self.text
-        members: list[tuple[str, int, bool, Node]] = []
-        i = _WS.match(text, start + 1).end()  # type: ignore[union-attr]
-        if text[i : i + 1] == "}":
-            return Node(OBJ, start, i + 1, members), i + 1
-        while True:
-            if text[i : i + 1] != '"':
-                if text[i : i + 1] == "}" and members:
-                    raise ScanError("invalid_json", "trailing comma in object", i)
-                raise ScanError("invalid_json", "object key expected (a double-quoted string)", i)
-            key, i2 = self.string(i)
-            i = _WS.match(text, i2).end()  # type: ignore[union-attr]
-            if text[i : i + 1] != ":":
-                raise ScanError("invalid_json", "':' expected after object key", i)
-            i = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
-            val, i = self.value(i, depth + 1)
-            members.append((key.value, key.start, key.lone, val))  # type: ignore[arg-type]
-            i = _WS.match(text, i).end()  # type: ignore[union-attr]
-            c = text[i : i + 1]
-            if c == ",":
-                i = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
-                continue
-            if c == "}":
-                return Node(OBJ, start, i + 1, members), i + 1
-            raise ScanError("invalid_json", "',' or '}' expected in object", i)
-
-    def arr(self, start: int, depth: int) -> tuple[Node, int]:
-        if depth > MAX_DEPTH:
-            raise ScanError("too_deep", f"nesting deeper than {MAX_DEPTH} levels", start)
-        text = self.text
-        items: list[Node] = []
-        i = _WS.match(text, start + 1).end()  # type: ignore[union-attr]
-        if text[i : i + 1] == "]":
-            return Node(ARR, start, i + 1, items), i + 1
-        while True:
-            if text[i : i + 1] == "]":
-                raise ScanError("invalid_json", "trailing comma in array", i)
-            val, i = self.value(i, depth + 1)
-            items.append(val)
-            i = _WS.match(text, i).end()  # type: ignore[union-attr]
-            c = text[i : i + 1]
-            if c == ",":
-                i = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
-                continue
-            if c == "]":
-                return Node(ARR, start, i + 1, items), i + 1
-            raise ScanError("invalid_json", "',' or ']' expected in array", i)
 
 
 def scan(text: str) -> Node:

@@ -258,6 +258,10 @@ def _decode_slow(data: bytes, lenient: bool) -> Message | OpaqueMessage:
 
 
 _NO_VERBATIM: Final[dict[tuple[str, ...], str]] = {}
+# Outside verbatim values the schema nests a few levels deep; values deeper than this are
+# still checked (duplicate keys, surrogates, numbers) but handed to msgspec as `[]`, which
+# cannot change where its first schema error is, and keeps its recursion shallow.
+_BUILD_DEPTH: Final = 32
 _DOUBLE_LIMIT: Final = 2**1024  # integers at or beyond this round to infinity as IEEE 754 doubles
 
 
@@ -280,43 +284,54 @@ class _Builder:
         return _Refusal(DecodeError(category, detail, pointer=pointer, offset=_byte_offset(self.text, pos)))
 
     def build(self) -> Any:
-        return self.value(self.root, "", None)
-
-    def value(self, node: _scan.Node, pointer: str, rel: tuple[str, ...] | None) -> Any:
-        # rel: the path relative to the payload (None outside it), for verbatim lookup
-        if rel is not None and self.verbatim:
-            generic = tuple("*" if p.isdigit() else p for p in rel)
-            shape = self.verbatim.get(generic)
-            if shape is not None:
-                return self.verbatim_value(node, pointer, shape)
-        kind = node.kind
-        if kind == _scan.OBJ:
-            out: dict[str, Any] = {}
-            for key, key_start, key_lone, child in node.value:  # type: ignore[attr-defined]
+        """Walk the tree in document order (an explicit stack: no recursion)."""
+        out: list[Any] = [None]
+        # items: (node, pointer, path relative to the payload or None, container, slot, depth)
+        # or, for an object member: (None, pointer, rel, dict, (key, key_start, key_lone, child), depth)
+        stack: list[tuple[Any, ...]] = [(self.root, "", None, out, 0, 1)]
+        while stack:
+            node, pointer, rel, parent, slot, depth = stack.pop()
+            if node is None:  # an object member: check its key, then its value
+                key, key_start, key_lone, child = slot
                 ptr = pointer + "/" + escape_pointer_token(key)
                 if key_lone:
                     raise self.refuse("lone_surrogate", "object key escapes a lone surrogate", ptr, key_start)
-                if key in out:
+                if key in parent:
                     raise self.refuse("duplicate_key", f"duplicate key {key!r}", ptr, key_start)
-                crel: tuple[str, ...] | None
+                parent[key] = None
                 if rel is None:
-                    crel = () if pointer == "" and key == "payload" else None
+                    crel: tuple[str, ...] | None = () if pointer == "" and key == "payload" else None
                 else:
                     crel = (*rel, key)
-                out[key] = self.value(child, ptr, crel)
-            return out
-        if kind == _scan.ARR:
-            items: list[_scan.Node] = node.value  # type: ignore[assignment]
-            return [
-                self.value(c, f"{pointer}/{i}", None if rel is None else (*rel, str(i))) for i, c in enumerate(items)
-            ]
-        if kind == _scan.STR:
-            if node.lone:
-                raise self.refuse("lone_surrogate", "string escapes a lone surrogate", pointer, node.start)
-            return node.value
-        if kind == _scan.NUM:
-            return self.number(node, pointer)
-        return node.value
+                stack.append((child, ptr, crel, parent, key, depth))
+                continue
+            if rel is not None and self.verbatim:
+                shape = self.verbatim.get(tuple("*" if p.isdigit() else p for p in rel))
+                if shape is not None:
+                    parent[slot] = self.verbatim_value(node, pointer, shape)
+                    continue
+            kind = node.kind
+            if kind == _scan.OBJ:
+                d: dict[str, Any] = {}
+                # Below the schema's depth nothing can validate: keep checking, stop building.
+                parent[slot] = d if depth <= _BUILD_DEPTH else []
+                for member in reversed(node.value):
+                    stack.append((None, pointer, rel, d, member, depth + 1))
+            elif kind == _scan.ARR:
+                items: list[Any] = [None] * len(node.value)
+                parent[slot] = items if depth <= _BUILD_DEPTH else []
+                for i in range(len(node.value) - 1, -1, -1):
+                    crel2 = None if rel is None else (*rel, str(i))
+                    stack.append((node.value[i], f"{pointer}/{i}", crel2, items, i, depth + 1))
+            elif kind == _scan.STR:
+                if node.lone:
+                    raise self.refuse("lone_surrogate", "string escapes a lone surrogate", pointer, node.start)
+                parent[slot] = node.value
+            elif kind == _scan.NUM:
+                parent[slot] = self.number(node, pointer)
+            else:
+                parent[slot] = node.value
+        return out[0]
 
     def number(self, node: _scan.Node, pointer: str) -> int | float:
         spelling: str = node.value  # type: ignore[assignment]
