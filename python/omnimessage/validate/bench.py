@@ -123,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dir", help="scratch directory (default: a temporary one, removed at the end)")
     ap.add_argument("--json", metavar="FILE", help="also write the results as JSON")
     ap.add_argument("--quick", action="store_true", help="small inputs (a smoke test, not the benchmark)")
+    ap.add_argument("--only", default="throughput,jobs,rss", help="comma-separated parts to run "
+                    "(throughput, jobs, rss; default all)")
     args = ap.parse_args(argv)
     if args.quick:
         args.trace_mb, args.stream_mb, args.big_mb, args.session_mb, args.rounds, args.jobs_rounds = 4, 2, 8, 2, 1, 1
@@ -133,47 +135,26 @@ def main(argv: list[str] | None = None) -> int:
         "machine": platform.machine(),
         "cpus": os.cpu_count(),
     }
+    parts = set(args.only.split(","))
     try:
         trace, stream, big = scratch / "trace.jsonl", scratch / "stream.jsonl", scratch / "big.jsonl"
-        t = time.perf_counter()
-        _write(trace, trace_lines(args.trace_mb * MB, seed=1))
-        _write(stream, stream_lines(args.stream_mb * MB, seed=2))
-        print(f"generated trace {trace.stat().st_size / MB:.1f} MB, stream {stream.stat().st_size / MB:.1f} MB "
-              f"in {time.perf_counter() - t:.1f} s", file=sys.stderr)
-        results["throughput"] = [throughput(trace, "trace", args.rounds), throughput(stream, "stream", args.rounds)]
-
-        root = scratch / "root"
-        day = root / "2026-07-18"
-        day.mkdir(parents=True, exist_ok=True)
-        for i in range(args.sessions):
-            sid = f"session-2026-07-18-03-10-22-{i:08x}"
-            _write(day / f"{sid}_001.jsonl", trace_lines(args.session_mb * MB, seed=100 + i, session_id=sid))
-        runs: dict[int, list[tuple[float, float, int]]] = {1: [], 2: []}
-        for _ in range(args.jobs_rounds):  # interleaved
-            for jobs in (1, 2):
-                runs[jobs].append(_cli(["--jobs", str(jobs), str(root)]))
-        j1 = [w for w, _, _ in runs[1]]
-        j2 = [w for w, _, _ in runs[2]]
-        results["jobs"] = {
-            "sessions": args.sessions,
-            "bytes": sum(p.stat().st_size for p in day.iterdir()),
-            "jobs1_s": statistics.median(j1),
-            "jobs2_s": statistics.median(j2),
-            "speedup": statistics.median(j1) / statistics.median(j2),
-            "best_speedup": min(j1) / min(j2),
-            # CPU seconds / wall seconds: 2.0 would be both cores busy for the whole run
-            "jobs2_parallelism": statistics.median(c / w for w, c, _ in runs[2]),
-            "jobs1_all_s": j1,
-            "jobs2_all_s": j2,
-        }
-        shutil.rmtree(root)
-
-        t = time.perf_counter()
-        _write(big, trace_lines(args.big_mb * 1024 * 1024, seed=3))
-        print(f"generated {big.stat().st_size / MB:.0f} MB in {time.perf_counter() - t:.1f} s", file=sys.stderr)
-        wall, _, rss = _cli([str(big)])
-        results["rss"] = {"bytes": big.stat().st_size, "wall_s": wall, "peak_rss_bytes": rss,
-                          "mb_s": big.stat().st_size / MB / wall}
+        if "throughput" in parts:
+            t = time.perf_counter()
+            _write(trace, trace_lines(args.trace_mb * MB, seed=1))
+            _write(stream, stream_lines(args.stream_mb * MB, seed=2))
+            print(f"generated trace {trace.stat().st_size / MB:.1f} MB, stream {stream.stat().st_size / MB:.1f} "
+                  f"MB in {time.perf_counter() - t:.1f} s", file=sys.stderr)
+            results["throughput"] = [throughput(trace, "trace", args.rounds),
+                                     throughput(stream, "stream", args.rounds)]
+        if "jobs" in parts:
+            _jobs(scratch, args, results)
+        if "rss" in parts:
+            t = time.perf_counter()
+            _write(big, trace_lines(args.big_mb * 1024 * 1024, seed=3))
+            print(f"generated {big.stat().st_size / MB:.0f} MB in {time.perf_counter() - t:.1f} s", file=sys.stderr)
+            wall, _, rss = _cli([str(big)])
+            results["rss"] = {"bytes": big.stat().st_size, "wall_s": wall, "peak_rss_bytes": rss,
+                              "mb_s": big.stat().st_size / MB / wall}
     finally:
         if not args.dir:
             shutil.rmtree(scratch, ignore_errors=True)
@@ -183,22 +164,53 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def _jobs(scratch: Path, args: argparse.Namespace, results: dict[str, Any]) -> None:
+    root = scratch / "root"
+    day = root / "2026-07-18"
+    day.mkdir(parents=True, exist_ok=True)
+    for i in range(args.sessions):
+        sid = f"session-2026-07-18-03-10-22-{i:08x}"
+        _write(day / f"{sid}_001.jsonl", trace_lines(args.session_mb * MB, seed=100 + i, session_id=sid))
+    runs: dict[int, list[tuple[float, float, int]]] = {1: [], 2: []}
+    for _ in range(args.jobs_rounds):  # interleaved
+        for jobs in (1, 2):
+            runs[jobs].append(_cli(["--jobs", str(jobs), str(root)]))
+    j1 = [w for w, _, _ in runs[1]]
+    j2 = [w for w, _, _ in runs[2]]
+    results["jobs"] = {
+        "sessions": args.sessions,
+        "bytes": sum(p.stat().st_size for p in day.iterdir()),
+        "jobs1_s": statistics.median(j1),
+        "jobs2_s": statistics.median(j2),
+        "speedup": statistics.median(j1) / statistics.median(j2),
+        "best_speedup": min(j1) / min(j2),
+        # CPU seconds / wall seconds: 2.0 would be both cores busy for the whole run
+        "jobs2_parallelism": statistics.median(c / w for w, c, _ in runs[2]),
+        "jobs1_all_s": j1,
+        "jobs2_all_s": j2,
+    }
+    shutil.rmtree(root)
+
+
 def _print(r: dict[str, Any]) -> None:
     print(f"Python {r['python']} on {r['machine']}, {r['cpus']} CPUs\n")
-    print("| input | size | messages | decode only | full validation | validate / decode |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
-    for t in r["throughput"]:
-        print(f"| {t['input']} | {t['bytes'] / MB:.1f} MB | {t['messages']:,} | {t['decode_mb_s']:.1f} MB/s "
-              f"({t['decode_msg_s']:,.0f} msg/s) | {t['validate_mb_s']:.1f} MB/s ({t['validate_msg_s']:,.0f} msg/s) "
-              f"| {t['ratio']:.2f}x |")
-    j = r["jobs"]
-    print(f"\n--jobs over {j['sessions']} sessions ({j['bytes'] / MB:.0f} MB): --jobs 1 {j['jobs1_s']:.2f} s, "
-          f"--jobs 2 {j['jobs2_s']:.2f} s (medians): speedup {j['speedup']:.2f}x (best runs {j['best_speedup']:.2f}x; "
-          f"--jobs 2 kept {j['jobs2_parallelism']:.2f} cores busy)")
-    s = r["rss"]
-    print(f"peak RSS validating {s['bytes'] / MB:,.0f} MB: {s['peak_rss_bytes'] / 2**20:.1f} MiB "
-          f"({s['wall_s']:.1f} s, {s['mb_s']:.1f} MB/s)")
-
+    if "throughput" in r:
+        print("| input | size | messages | decode only | full validation | validate / decode |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: |")
+        for t in r["throughput"]:
+            print(f"| {t['input']} | {t['bytes'] / MB:.1f} MB | {t['messages']:,} | {t['decode_mb_s']:.1f} MB/s "
+                  f"({t['decode_msg_s']:,.0f} msg/s) | {t['validate_mb_s']:.1f} MB/s "
+                  f"({t['validate_msg_s']:,.0f} msg/s) | {t['ratio']:.2f}x |")
+        print()
+    if "jobs" in r:
+        j = r["jobs"]
+        print(f"--jobs over {j['sessions']} sessions ({j['bytes'] / MB:.0f} MB): --jobs 1 {j['jobs1_s']:.2f} s, "
+              f"--jobs 2 {j['jobs2_s']:.2f} s (medians): speedup {j['speedup']:.2f}x (best runs "
+              f"{j['best_speedup']:.2f}x; --jobs 2 kept {j['jobs2_parallelism']:.2f} cores busy)")
+    if "rss" in r:
+        s = r["rss"]
+        print(f"peak RSS validating {s['bytes'] / MB:,.0f} MB: {s['peak_rss_bytes'] / 2**20:.1f} MiB "
+              f"({s['wall_s']:.1f} s, {s['mb_s']:.1f} MB/s)")
 
 if __name__ == "__main__":
     sys.exit(main())
