@@ -4,8 +4,9 @@ Measures, on synthetic inputs generated deterministically into a scratch directo
 committed):
 
 1. full validation (schema + every rule, as `omnimessage validate` runs it) against the codec's
-   decode-only reading (`reader.iter_messages`, strict decode of every line) on a >= 100 MB trace
-   and a >= 20 MB stream, interleaved rounds, median throughput side by side;
+   decode-only reading (`reader.iter_messages`, strict decode of every line) and against a bare
+   `decode` loop over the lines, on a >= 100 MB trace and a >= 20 MB stream, interleaved rounds,
+   median throughput side by side;
 2. peak RSS of `omnimessage validate` on a 1 GB trace (a child process; `wait4` rusage);
 3. `--jobs 2` against `--jobs 1` wall time over a trace root of several sessions.
 
@@ -28,7 +29,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..reader import iter_messages
+from ..codec import decode
+from ..reader import iter_lines, iter_messages
 from .inputs import FileUnit, Options, run_unit
 from .synth import stream_lines, trace_lines
 
@@ -53,6 +55,16 @@ def _decode_only(path: Path) -> int:
     return n
 
 
+def _bare_decode(path: Path) -> int:
+    """The codec's `decode` on every line, with no reader objects around it."""
+    n = 0
+    with open(path, "rb") as fh:
+        for _, raw, _ in iter_lines(fh):
+            decode(raw)  # type: ignore[arg-type]
+            n += 1
+    return n
+
+
 def _validate(path: Path, profile: str) -> int:
     res = run_unit(FileUnit(str(path)), Options(profile=profile))
     if res.findings or res.failure:
@@ -69,15 +81,19 @@ def _timed(fn: Callable[[], int]) -> tuple[float, int]:
 def throughput(path: Path, profile: str, rounds: int) -> dict[str, Any]:
     size = path.stat().st_size
     dec: list[float] = []
+    bare: list[float] = []
     val: list[float] = []
     msgs = 0
-    for _ in range(rounds):  # interleaved, so that machine noise hits both alike
+    for _ in range(rounds):  # interleaved, so that machine noise hits all alike
         t, msgs = _timed(lambda: _decode_only(path))
         dec.append(t)
+        t, n = _timed(lambda: _bare_decode(path))
+        assert n == msgs
+        bare.append(t)
         t, n = _timed(lambda: _validate(path, profile))
         assert n == msgs
         val.append(t)
-    d, v = statistics.median(dec), statistics.median(val)
+    d, b, v = statistics.median(dec), statistics.median(bare), statistics.median(val)
     return {
         "input": profile,
         "bytes": size,
@@ -90,7 +106,11 @@ def throughput(path: Path, profile: str, rounds: int) -> dict[str, Any]:
         "decode_msg_s": msgs / d,
         "validate_msg_s": msgs / v,
         "ratio": d / v,
+        "bare_decode_s": b,
+        "bare_decode_mb_s": size / MB / b,
+        "bare_ratio": b / v,
         "decode_all_s": dec,
+        "bare_decode_all_s": bare,
         "validate_all_s": val,
     }
 
@@ -195,12 +215,13 @@ def _jobs(scratch: Path, args: argparse.Namespace, results: dict[str, Any]) -> N
 def _print(r: dict[str, Any]) -> None:
     print(f"Python {r['python']} on {r['machine']}, {r['cpus']} CPUs\n")
     if "throughput" in r:
-        print("| input | size | messages | decode only | full validation | validate / decode |")
-        print("| --- | ---: | ---: | ---: | ---: | ---: |")
+        print("| input | size | messages | decode only (reader) | bare decode | full validation "
+              "| validate / reader | validate / bare |")
+        print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
         for t in r["throughput"]:
             print(f"| {t['input']} | {t['bytes'] / MB:.1f} MB | {t['messages']:,} | {t['decode_mb_s']:.1f} MB/s "
-                  f"({t['decode_msg_s']:,.0f} msg/s) | {t['validate_mb_s']:.1f} MB/s "
-                  f"({t['validate_msg_s']:,.0f} msg/s) | {t['ratio']:.2f}x |")
+                  f"({t['decode_msg_s']:,.0f} msg/s) | {t['bare_decode_mb_s']:.1f} MB/s | {t['validate_mb_s']:.1f} "
+                  f"MB/s ({t['validate_msg_s']:,.0f} msg/s) | {t['ratio']:.2f}x | {t['bare_ratio']:.2f}x |")
         print()
     if "jobs" in r:
         j = r["jobs"]

@@ -61,6 +61,7 @@ CLOSED_WINDOW: Final = 100_000
 _TS: Final = re.compile(
     r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]+)?Z"
 ).fullmatch
+_TS_TAIL: Final = re.compile(r"[0-5][0-9]:[0-5][0-9](?:\.[0-9]+)?Z").fullmatch
 _UNSAFE_ID: Final = re.compile(r"[\x00-\x1f\x7f/\\]|\.\.").search
 _ABS_PATH: Final = re.compile(r"/|[A-Za-z]:[\\/]|\\\\").match
 _DATA_URL: Final = re.compile(r"data:[^;,]+(?:;[^;,]+)*;base64,", re.I).match
@@ -249,6 +250,7 @@ class Validator:
         self._line = 0
         self._repaired = False
         self._legacy_line = False
+        self._ts_hour = ""
         self._file_started = True
         self._file_lines = 0
         self._file_msgs = 0
@@ -323,7 +325,7 @@ class Validator:
         if raw is None:
             self._emit("OM105", line, "too_large: the line is longer than the reader's limit; skipped")
             return
-        crlf = raw[-1:] == b"\r"
+        crlf = raw.endswith(b"\r")
         if crlf:
             self._emit("OM003", line, "the line ends with CR LF; lines end with LF only")
         try:
@@ -472,7 +474,10 @@ class Validator:
         origin = msg.origin
         s = self._main if origin is UNSET else self._child(msg, origin, line)
         ts = msg.timestamp
-        if _TS(ts) is None or (ts[8:10] > "28" and not _real_date(ts)):
+        # fast path: the date and hour were checked on an earlier message; only MM:SS.fffZ is left
+        if (ts[:14] != self._ts_hour or _TS_TAIL(ts, 14) is None) and (
+            _TS(ts) is None or (ts[8:10] > "28" and not _real_date(ts))
+        ):
             self._emit("OM701", line, f"timestamp {_short(ts)} is not ISO 8601 UTC (YYYY-MM-DDTHH:MM:SS.sssZ)",
                        "/timestamp")
         else:
@@ -482,6 +487,7 @@ class Validator:
                            "/timestamp")
             s.ts = ts
             s.ts_line = line
+            self._ts_hour = ts[:14]
         if self._trace:
             self._file_msgs += 1
             if self._file_msgs <= 2:
