@@ -198,3 +198,16 @@ def test_resync_required_forgets_open_segments(capsys: pytest.CaptureFixture[str
     p.write_bytes(before + gap + after)
     main(["--sse", str(p), "--no-progress"])
     assert "resync_required on line(s)" in capsys.readouterr().out
+
+
+def test_oversized_events_are_dropped_and_reported(tmp_path: Path) -> None:
+    big_line = b"data: " + b"x" * 5000 + b"\n\n"
+    many_lines = b"".join(b"data: " + b"y" * 100 + b"\n" for _ in range(100)) + b"\n"
+    ok = sse_of([b'{"timestamp":"2030-01-01T00:00:00.000Z","type":"event_msg","payload":{"type":"hook",'
+                 b'"hook":"stop","name":"h"}}'], start=9)
+    p = tmp_path / "big.sse"
+    p.write_bytes(big_line + many_lines + ok)
+    report = tmp_path / "r.json"
+    rc = main(["--sse", str(p), "--max-line-bytes", "2000", "--format", "json", "-o", str(report), "--no-progress"])
+    found = [(f["rule"], f["line"]) for f in json.loads(report.read_text())["findings"]]
+    assert found == [("OM105", 1), ("OM105", 3)] and rc == 1

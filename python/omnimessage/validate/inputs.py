@@ -336,7 +336,8 @@ def _run_sse(unit: SseUnit, opts: Options, out: Sink, res: UnitResult, progress:
                 if n % _PROGRESS_EVERY == 0:
                     with contextlib.suppress(OSError, ValueError):
                         progress(fh.tell())
-        sse = validate_sse(iter_lines_bytes(file_chunks(fh), opts.max_line_bytes), v, out, on_line=tick)
+        sse = validate_sse(iter_lines_bytes(file_chunks(fh), opts.max_line_bytes), v, out, on_line=tick,
+                           max_bytes=opts.max_line_bytes)
         with contextlib.suppress(OSError, ValueError):
             res.bytes = fh.tell()
     for f in v.finish():
@@ -376,7 +377,8 @@ def _run_url(unit: SseUrlUnit, opts: Options, out: Sink, res: UnitResult) -> Non
             counted += len(c)
             yield c
 
-    sse = validate_sse(iter_lines_bytes(chunks(), opts.max_line_bytes), v, out, torn_ok=True)
+    sse = validate_sse(iter_lines_bytes(chunks(), opts.max_line_bytes), v, out, torn_ok=True,
+                       max_bytes=opts.max_line_bytes)
     for f in v.finish():
         out(f)
     res.bytes = counted

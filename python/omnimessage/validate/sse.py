@@ -45,6 +45,8 @@ class SseEvent:
     id: bytes | None
     """The event's own `id:` field (None when it has none)."""
     id_line: int
+    oversized: bool = False
+    """The event's data went beyond the line limit: it was dropped, not kept."""
 
 
 @dataclass(slots=True)
@@ -114,11 +116,18 @@ def iter_events(
     *,
     torn_ok: bool = False,
     on_line: Callable[[int], None] | None = None,
+    max_bytes: int | None = None,
 ) -> Iterator[SseEvent]:
-    """Parse SSE lines into events (HTML spec section 9.2.6)."""
+    """Parse SSE lines into events (HTML spec section 9.2.6).
+
+    An event whose data grows beyond `max_bytes` (or holds a line the splitter dropped as too
+    long) is kept without its data and flagged `oversized`, so memory stays bounded.
+    """
     number = 0
     name = b""
     data: list[bytes] = []
+    size = 0
+    oversized = False
     ev_line = 0
     data_line = 0
     ev_id: bytes | None = None
@@ -127,16 +136,20 @@ def iter_events(
         number += 1
         if on_line is not None:
             on_line(number)
-        if raw is None:  # a line beyond the limit: dropped
+        if raw is None:  # a line beyond the limit: its event loses its data
+            oversized = True
+            ev_line = ev_line or number
+            data_line = data_line or number
+            data, size = [], 0
             continue
         if number == 1 and raw.startswith(_BOM):
             raw = raw[3:]
         if not raw:
-            if data:
+            if data or oversized:
                 result.events += 1
                 yield SseEvent(ev_line, (name or b"message").decode("utf-8", "replace"), b"\n".join(data),
-                               data_line, len(data), ev_id, id_line)
-            name, data, ev_line, data_line, ev_id, id_line = b"", [], 0, 0, None, 0
+                               data_line, len(data), ev_id, id_line, oversized)
+            name, data, size, oversized, ev_line, data_line, ev_id, id_line = b"", [], 0, False, 0, 0, None, 0
             continue
         if raw[:1] == b":":
             continue  # a comment: heartbeats
@@ -150,15 +163,20 @@ def iter_events(
         if not ev_line:
             ev_line = number
         if fname == b"data":
-            if not data:
+            if not data_line:
                 data_line = number
-            data.append(value)
+            if not oversized:
+                size += len(value) + 1
+                if max_bytes is not None and size > max_bytes:
+                    oversized, data, size = True, [], 0
+                else:
+                    data.append(value)
         elif fname == b"event":
             name = value
         elif fname == b"id" and b"\x00" not in value:
             ev_id, id_line = value, number
         # `retry` and unknown fields are ignored, as clients do
-    if data and not torn_ok:
+    if (data or oversized) and not torn_ok:
         result.torn = ev_line
 
 
@@ -169,6 +187,7 @@ def validate_sse(
     *,
     torn_ok: bool = False,
     on_line: Callable[[int], None] | None = None,
+    max_bytes: int | None = None,
 ) -> SseResult:
     """Validate a `text/event-stream`: framing, ids, and each unnamed event's OmniMessage."""
     result = SseResult()
@@ -179,7 +198,7 @@ def validate_sse(
     def emit(rule: str, line: int, message: str) -> None:
         sink(Finding(rule, RULES[rule].severity, message, src, line))
 
-    for ev in iter_events(lines, result, torn_ok=torn_ok, on_line=on_line):
+    for ev in iter_events(lines, result, torn_ok=torn_ok, on_line=on_line, max_bytes=max_bytes):
         if ev.id is not None:
             m = _ID.match(ev.id)
             if m is None:
@@ -190,7 +209,11 @@ def validate_sse(
                     emit("OM902", ev.id_line, f"event id {ev.id.decode()} does not increase (the id on line "
                                               f"{last_id_line} is {last_id[0]}-{last_id[1]})")
                 last_id, last_id_line = cur, ev.id_line
-        if ev.name == "message":
+        if ev.oversized:
+            validator.feed_raw(None, ev.data_line, True)  # OM105, and the line is counted
+            for f in validator.take():
+                sink(f)
+        elif ev.name == "message":
             if ev.data_lines > 1:
                 emit("OM903", ev.data_line, f"the message is split over {ev.data_lines} data: lines")
             validator.feed_raw(ev.data, ev.data_line, True)
