@@ -129,14 +129,25 @@ def test_in_place_killed_mid_write_leaves_the_original_and_no_partial_file(tmp_p
     import time
 
     f = tmp_path / "big.jsonl"
-    original = NONCANON * 400_000  # ~40 MB, takes a while to rewrite
+    original = NONCANON * 600_000  # ~60 MB: takes a while to rewrite
     f.write_bytes(original)
     proc = subprocess.Popen([sys.executable, "-m", "omnimessage", "canonicalize", "--in-place", str(f)],
                             stderr=subprocess.PIPE)
-    time.sleep(1.0)
-    assert proc.poll() is None, "finished before it could be killed: make the file bigger"
+    # Wait until the replacement is being written: an anonymous file open in tmp_path.
+    deadline = time.monotonic() + 60
+    writing = False
+    while time.monotonic() < deadline and proc.poll() is None and not writing:
+        try:
+            targets = [os.readlink(p) for p in Path(f"/proc/{proc.pid}/fd").iterdir()]
+        except OSError:
+            targets = []
+        writing = any(t.startswith(str(tmp_path)) and t.endswith("(deleted)") for t in targets)
+        time.sleep(0.01)
+    assert writing, "never saw the replacement being written"
+    time.sleep(0.2)
     proc.send_signal(getattr(signal, sig))
     proc.wait(timeout=30)
-    assert f.read_bytes() == original
+    # atomic: the original, or (if the signal landed after the rename) the complete new file
+    assert f.read_bytes() in (original, NONCANON_OUT * 600_000)
     assert [p.name for p in tmp_path.iterdir()] == ["big.jsonl"]
     assert b"Traceback" not in (proc.stderr.read() if proc.stderr else b"")
