@@ -14,6 +14,7 @@ from .errors import DecodeError
 __all__ = ["Line", "iter_lines", "iter_messages"]
 
 _CHUNK = 1 << 20
+_TORN = frozenset({"invalid_json", "invalid_utf8"})  # an unterminated tail that does not even parse
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +73,8 @@ def iter_messages(
 
     Never stops early: each line yields a :class:`Line` holding its message or its
     :class:`DecodeError` (with `.line` set). A last line with no line feed that does not
-    decode is reported as `truncated` (a torn write), whatever else is wrong with it.
+    parse (a torn write) is reported as `truncated`; a complete but invalid one keeps its
+    own category. Memory is bounded by the longest line kept (at most `max_line_bytes`).
     """
     if isinstance(source, (str, os.PathLike)):
         with open(source, "rb") as fh:
@@ -86,7 +88,7 @@ def iter_messages(
         try:
             msg = decode(raw, lenient=lenient)
         except DecodeError as exc:
-            if not terminated:
+            if not terminated and exc.category in _TORN:
                 exc = DecodeError(
                     "truncated",
                     f"last line has no line feed and does not decode ({exc.category}: {exc.detail})",

@@ -69,3 +69,11 @@ def test_path_source(tmp_path: object) -> None:
     p = pathlib.Path(str(tmp_path)) / "t.jsonl"
     p.write_bytes(LINE + b"\n")
     assert [x.message is not None for x in om.iter_messages(p)] == [True]
+
+
+def test_a_complete_but_invalid_unterminated_last_line_keeps_its_category() -> None:
+    bad = b'{"timestamp":"t","type":"event_msg","payload":{"type":"request_end"}}'
+    out = lines(LINE + b"\n" + bad)
+    assert out[-1].error is not None and out[-1].error.category == "missing_field"
+    out = lines(LINE + b"\n" + b'{"timestamp":"t","ty\xe4')
+    assert out[-1].error is not None and out[-1].error.category == "truncated"

@@ -1,7 +1,7 @@
 /**
  * JSON Lines reading: every line decoded or reported, memory flat (the Python binding's
  * `iter_messages`). A line longer than the limit is refused as `too_large` without being kept;
- * a last line with no line feed that does not decode is a torn write, refused as `truncated`.
+ * a last line with no line feed that does not parse is a torn write, refused as `truncated`.
  *
  * @module
  */
@@ -115,7 +115,10 @@ export function readLine(line: RawLine, options: ReadOptions = {}): Line {
     return { number, raw, message: decode(raw, { lenient: options.lenient === true }), error: null, terminated };
   } catch (e) {
     if (!(e instanceof DecodeError)) throw e;
-    const err = terminated
+    // Only an unterminated tail that does not even parse is a torn write; a complete but
+    // invalid last line keeps its own category.
+    const torn = !terminated && (e.category === "invalid_json" || e.category === "invalid_utf8");
+    const err = !torn
       ? e
       : new DecodeError("truncated", `last line has no line feed and does not decode (${e.category}: ${e.detail})`, e.pointer, e.offset);
     err.line = number;
