@@ -63,12 +63,19 @@ fuzz-short:
 	  test -z "$$(ls fuzz/crashes-new 2>/dev/null)" || { echo "fuzzing found crashes: fuzz/crashes-new/"; exit 1; }
 
 demo: setup
+	@echo "== conformance matrix: implementations x groups, every case checked byte for byte =="
+	@$(BIN)/omnimessage conformance --matrix
+	@echo
 	@echo "== examples/trace.jsonl: decoded strictly, re-encoded byte for byte =="
 	@$(BIN)/omnimessage canonicalize examples/trace.jsonl | cmp - examples/trace.jsonl && \
 	  echo "identical: $$(wc -l < examples/trace.jsonl) lines, every fidelity/parameters/output value kept verbatim"
 	@echo
 	@echo "== examples/invalid.jsonl: every line refused with its category, pointer and offset =="
 	@$(BIN)/omnimessage canonicalize examples/invalid.jsonl > /dev/null; test $$? = 1
+	@echo
+	@echo "== examples/stream.jsonl and examples/broken-stream.jsonl: the protocol validator =="
+	@$(BIN)/omnimessage validate --profile stream --color never examples/stream.jsonl
+	@$(BIN)/omnimessage validate --profile stream --color never examples/broken-stream.jsonl; test $$? = 1
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
