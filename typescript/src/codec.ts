@@ -21,7 +21,7 @@ import { VERBATIM_LOCATIONS, type VerbatimShape } from "./generated/schema.js";
 import type { OmniMessage } from "./generated/types.js";
 import { isValidMessage } from "./generated/validate.js";
 import { DecodeError } from "./errors.js";
-import { RawJson, trustedRawJson } from "./raw.js";
+import { trustedRawJson } from "./raw.js";
 import { Node, ScanError, objectEnd, scan } from "./scan.js";
 import { byteOffset, decodeUtf8, loneSurrogateIndex, utf8Error } from "./utf8.js";
 
@@ -45,6 +45,12 @@ export class OpaqueMessage {
 export interface DecodeOptions {
   /** Keep a well-formed JSON object that strict decoding refuses as an {@link OpaqueMessage}. */
   lenient?: boolean;
+  /**
+   * Keep a canonical line's text with its message (default true), so that `encode` of the
+   * message, unchanged, gives the text back without serialising it again. The text lives as
+   * long as the message does; `false` saves that memory.
+   */
+  retainSource?: boolean;
 }
 
 /**
@@ -58,6 +64,7 @@ export function decode(line: string | Uint8Array, options?: { lenient?: false })
 export function decode(line: string | Uint8Array, options: DecodeOptions): OmniMessage | OpaqueMessage;
 export function decode(line: string | Uint8Array, options?: DecodeOptions): OmniMessage | OpaqueMessage {
   const lenient = options?.lenient === true;
+  const retain = options?.retainSource !== false;
   let text: string | null;
   if (typeof line === "string") {
     text = line;
@@ -75,7 +82,7 @@ export function decode(line: string | Uint8Array, options?: DecodeOptions): Omni
     throw new TypeError("decode: the line must be a string or a Uint8Array");
   }
   try {
-    return decodeText(text, lenient);
+    return decodeText(text, lenient, retain);
   } catch (e) {
     if (e instanceof RangeError) {
       // Engine limits (string length, memory): the line is too large for this process.
@@ -100,6 +107,14 @@ export function canonicalize(line: string | Uint8Array, options?: DecodeOptions)
  */
 export function encode(msg: OmniMessage | OpaqueMessage): string {
   if (msg instanceof OpaqueMessage) return msg.raw;
+  const kept = (msg as unknown as { [SOURCE]?: Kept })[SOURCE];
+  if (kept !== undefined) {
+    // Decoded from a canonical line: if the encoders make the very same calls with the very
+    // same values, the canonical form is that line.
+    const r = new Replay(kept.calls);
+    writeMessage(r, msg);
+    if (r.ok && r.i === kept.calls.length) return kept.text;
+  }
   return encodeMessage(msg);
 }
 
@@ -111,32 +126,91 @@ function isPlainObject(v: unknown): boolean {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** A writer that compares the canonical form with the input and cuts verbatim values from it. */
+/** The index of the next `needle` at or after `from`, or the text's length. */
+function next(t: string, needle: string, from: number): number {
+  const i = t.indexOf(needle, from);
+  return i < 0 ? t.length : i;
+}
+
+/** `\u00XX` is the canonical escape of the control characters without a short one. */
+function canonicalUnicodeEscape(t: string, b: number): boolean {
+  // \u 0 0 [0-1] [0-9a-f], lower-case, and not \b \t \n \f \r (which have short forms).
+  if (t.charCodeAt(b + 2) !== 48 || t.charCodeAt(b + 3) !== 48) return false;
+  const h = t.charCodeAt(b + 4);
+  const l = t.charCodeAt(b + 5);
+  if (h !== 48 && h !== 49) return false;
+  const lo = l >= 48 && l <= 57 ? l - 48 : l >= 97 && l <= 102 ? l - 87 : -1;
+  if (lo < 0) return false;
+  const c = (h - 48) * 16 + lo;
+  return c !== 8 && c !== 9 && c !== 10 && c !== 12 && c !== 13;
+}
+
+/**
+ * A writer that checks the canonical form against the input instead of writing it, and cuts
+ * verbatim values from the input as they are met. Once the input is known to be one JSON text
+ * (`JSON.parse` took it) and every piece so far matched, the token at the current position is
+ * the value being written, so a string is checked in place: canonical when its escapes are the
+ * ones `JSON.stringify` writes (nothing is allocated, long strings are searched, not copied).
+ */
 class Verifier implements Writer {
   pos = 0;
   ok = true;
+  /** Every writer call's argument, in order (see {@link Replay}). */
+  readonly calls: unknown[] = [];
+  /** The next backslash and the next quote at or after the scan position (the input's length when there is none). */
+  private backslash = -1;
+  private quote = -1;
 
   constructor(readonly text: string) {}
 
   put(s: string): void {
+    this.calls.push(s);
     if (this.ok) {
       if (this.text.startsWith(s, this.pos)) this.pos += s.length;
       else this.ok = false;
     }
   }
 
-  string(v: string): void {
+  /**
+   * The string token at the current position is canonical when it holds no escape that
+   * JSON.stringify would not write: `\\"`, `\\\\`, the short ones and lower-case `\\u00XX` for
+   * other control characters are canonical; `\\/`, upper-case hex and any other `\\u` are not
+   * (JSON.stringify writes a lone surrogate as `\\udXXX`, but strict decoding refuses those).
+   * The token is checked in place, escape by escape, with searches that only move forward (a
+   * line stays linear); nothing is allocated. The value itself is the token's (JSON.parse read
+   * it there), so it need not be compared.
+   */
+  string(value: string): void {
+    this.calls.push(value);
     if (!this.ok) return;
     const t = this.text;
-    const p = this.pos;
-    // Written raw between quotes, the value needs no escape (so its canonical form is exactly that).
-    if (t.charCodeAt(p) === 34 && t.charCodeAt(p + 1 + v.length) === 34 && t.startsWith(v, p + 1)) {
-      this.pos = p + v.length + 2;
+    let p = this.pos;
+    if (t.charCodeAt(p) !== 34) {
+      this.ok = false;
       return;
     }
-    const s = JSON.stringify(v);
-    if (t.startsWith(s, p)) this.pos = p + s.length;
-    else this.ok = false;
+    p++;
+    for (;;) {
+      let q = this.quote;
+      if (q < p) q = this.quote = next(t, '"', p);
+      let b = this.backslash;
+      if (b < p) b = this.backslash = next(t, "\\", p);
+      if (q === t.length) {
+        this.ok = false;
+        return;
+      }
+      if (b > q) {
+        this.pos = q + 1;
+        return;
+      }
+      const e = t.charCodeAt(b + 1);
+      if (e === 34 || e === 92 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) p = b + 2;
+      else if (e === 117 && canonicalUnicodeEscape(t, b)) p = b + 6;
+      else {
+        this.ok = false;
+        return;
+      }
+    }
   }
 
   verbatim(v: unknown, shape: VerbatimShape, depth: number): unknown {
@@ -147,21 +221,43 @@ class Verifier implements Writer {
       return v;
     }
     const raw = trustedRawJson(this.text.slice(this.pos, end));
+    this.calls.push(raw);
     this.pos = end;
     return raw;
   }
 }
 
-/** Are all strings outside verbatim values well-formed (no lone surrogate)? */
-function wellFormedStrings(v: unknown): boolean {
-  if (typeof v === "string") return v.isWellFormed();
-  if (typeof v !== "object" || v === null || v instanceof RawJson) return true;
-  if (Array.isArray(v)) return v.every(wellFormedStrings);
-  for (const k in v) if (!wellFormedStrings((v as Record<string, unknown>)[k])) return false;
-  return true;
+/** The canonical text a message was decoded from, and the writer calls that wrote it. */
+interface Kept {
+  readonly text: string;
+  readonly calls: readonly unknown[];
 }
 
-function decodeText(text: string, lenient: boolean): OmniMessage | OpaqueMessage {
+/** Where a decoded message keeps its {@link Kept} (a non-enumerable property, invisible to JSON, spread and keys). */
+const SOURCE: unique symbol = Symbol("omnimessage.source");
+
+/** A writer that checks the encoders make the calls recorded when the message was decoded. */
+class Replay implements Writer {
+  i = 0;
+  ok = true;
+
+  constructor(readonly calls: readonly unknown[]) {}
+
+  put(s: string): void {
+    if (this.calls[this.i++] !== s) this.ok = false;
+  }
+
+  string(v: string): void {
+    if (this.calls[this.i++] !== v) this.ok = false;
+  }
+
+  verbatim(v: unknown): unknown {
+    if (this.calls[this.i++] !== v) this.ok = false;
+    return v;
+  }
+}
+
+function decodeText(text: string, lenient: boolean, retain: boolean): OmniMessage | OpaqueMessage {
   let end = text.length;
   if (end > 0 && text.charCodeAt(end - 1) === 10) end--;
   let value: unknown;
@@ -173,8 +269,13 @@ function decodeText(text: string, lenient: boolean): OmniMessage | OpaqueMessage
   if (isValidMessage(value, isPlainObject)) {
     const w = new Verifier(text);
     writeMessage(w, value);
-    // JSON.stringify writes a lone surrogate as `\udXXX`, so a canonical line may hold one.
-    if (w.ok && w.pos === end && (text.indexOf("\\ud") < 0 || wellFormedStrings(value))) return value;
+    if (w.ok && w.pos === end) {
+      if (retain) {
+        const kept: Kept = { text: end === text.length ? text : text.slice(0, end), calls: w.calls };
+        Object.defineProperty(value, SOURCE, { value: kept });
+      }
+      return value;
+    }
   }
   return decodeSlow(text, end, lenient);
 }

@@ -129,7 +129,8 @@ describe("omnimessage.mjs testee", () => {
     const [hello, a, b, c, d, e] = r.out.toString().trim().split("\n").map((l) => JSON.parse(l));
     assert.equal(hello.implementation, "omnimessage-typescript");
     assert.deepEqual(a, { id: "a", result: "encoded", output: Buffer.from(GOOD_OUT).toString("base64") });
-    assert.deepEqual(b, { id: "b", result: "refused", category: "truncated", pointer: "/payload/status", offset: 77, message: "last line has no line feed and does not decode (invalid_value: 'failed' is not allowed here)" });
+    // A complete but invalid last line without LF keeps its own category (only a torn one is truncated).
+    assert.deepEqual(b, { id: "b", result: "refused", category: "invalid_value", pointer: "/payload/status", offset: 77, message: "'failed' is not allowed here" });
     assert.deepEqual(c, { id: "c", result: "encoded", output: Buffer.from(BAD).toString("base64") });
     assert.equal(d.category, "too_large");
     assert.equal(e.result, "skipped");

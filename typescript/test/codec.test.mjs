@@ -127,6 +127,42 @@ describe("canonical encoding", () => {
   });
 });
 
+describe("an unchanged decoded message encodes to its line", () => {
+  const src = line(
+    '{"type":"tool_list_ready","tools":[{"name":"ls","description":"List.","parameters":{"type" : "object"}},{"name":"cat","description":"Show."}]}',
+    "event_msg",
+    ',"origin":["child"]',
+  );
+  test("unchanged: the retained text; changed anywhere: encoded again", () => {
+    assert.equal(encode(decode(src)), src);
+    const edits = [
+      [(m) => (m.timestamp = "t"), src.replace(TS, "t")],
+      [(m) => (m.payload.tools[1].name = "dog"), src.replace('"cat"', '"dog"')],
+      [(m) => m.payload.tools.pop(), src.replace(',{"name":"cat","description":"Show."}', "")],
+      [(m) => (m.payload.tools[0].parameters = new RawJson("{}")), src.replace('{"type" : "object"}', "{}")],
+      [(m) => delete m.payload.tools[0].parameters, src.replace(',"parameters":{"type" : "object"}', "")],
+      [(m) => (m.origin = ["parent", "child"]), src.replace('["child"]', '["parent","child"]')],
+      [(m) => m.origin.push("grandchild"), src.replace('["child"]', '["child","grandchild"]')],
+      [(m) => delete m.origin, src.replace(',"origin":["child"]', "")],
+      [(m) => (m.payload.tools[0].description = "List.\n"), src.replace('"List."', '"List.\\n"')],
+    ];
+    for (const [edit, want] of edits) {
+      const m = decode(src);
+      edit(m);
+      assert.equal(encode(m), want, String(edit));
+    }
+  });
+  test("the retained text is invisible and optional", () => {
+    const m = decode(src);
+    assert.deepEqual(Object.keys(m), ["timestamp", "type", "payload", "origin"]);
+    assert.ok(!JSON.stringify(m).includes("omnimessage.source"));
+    assert.equal(encode({ ...m }), src);
+    assert.equal(encode(structuredClone({ ...m, payload: { type: "request_begin" } })), line('{"type":"request_begin"}', "event_msg", ',"origin":["child"]'));
+    assert.equal(encode(decode(src, { retainSource: false })), src);
+    assert.equal(encode(decode(src + "\n")), src);
+  });
+});
+
 describe("strict decoding", () => {
   test("categories, pointers and byte offsets", () => {
     const table = [

@@ -3,6 +3,8 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import Ajv2020 from "ajv/dist/2020.js";
 import { SCHEMA_ID, isValidMessage, FIELD_ORDER, VERBATIM_LOCATIONS, REJECTION_CATEGORIES, MAX_DEPTH } from "../dist/index.js";
 import { HAVE_SUITE, cases, inputBytes } from "./support/conformance.mjs";
@@ -62,6 +64,18 @@ describe("schema", () => {
     assert.deepEqual([...VERBATIM_LOCATIONS.get("model_msg").get("text")], [["fidelity", "object"]]);
     assert.deepEqual([...VERBATIM_LOCATIONS.get("event_msg").get("tool_list_ready")], [["tools/*/parameters", "object"]]);
     assert.deepEqual([...VERBATIM_LOCATIONS.get("event_msg").get("hook")], [["output", "scalar_map"]]);
+  });
+
+  test("the generated modules compile on their own under the strictest compiler options", () => {
+    const tsc = fileURLToPath(new URL("../node_modules/typescript/bin/tsc", import.meta.url));
+    const index = fileURLToPath(new URL("../src/generated/index.ts", import.meta.url));
+    const flags = [
+      "--ignoreConfig", "--noEmit", "--strict", "--noUnusedLocals", "--noUnusedParameters", "--exactOptionalPropertyTypes",
+      "--noUncheckedIndexedAccess", "--noImplicitReturns", "--noPropertyAccessFromIndexSignature", "--noImplicitOverride",
+      "--noFallthroughCasesInSwitch", "--target", "es2022", "--lib", "es2022", "--module", "nodenext", "--moduleResolution", "nodenext", "--types", "",
+    ];
+    const r = spawnSync(process.execPath, [tsc, ...flags, index], { encoding: "utf8" });
+    assert.equal(r.status, 0, r.stdout + r.stderr);
   });
 
   test("the generated modules are standalone and marked generated", () => {

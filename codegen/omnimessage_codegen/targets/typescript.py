@@ -22,6 +22,7 @@ hand-written runtime supplies the scanner, `RawJson` and the codec on top of it.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -425,13 +426,15 @@ def struct_checker(model: Model, st: Struct) -> list[str]:
     lines = [
         'if (n.kind !== OBJ) return wrongType(n, p, "object");',
         "const keys = n.keys as readonly string[];",
-        "const items = n.items as readonly JsonNode[];",
     ]
+    if st.fields:
+        lines.append("const items = n.items as readonly JsonNode[];")
     required = [f for f in st.fields if f.required]
     if required:
         lines.append("let seen = 0;")
     lines.append("for (let i = 0; i < keys.length; i++) {")
-    lines.append("  const c = items[i] as JsonNode;")
+    if st.fields:
+        lines.append("  const c = items[i] as JsonNode;")
     lines.append("  let r: Problem | null;")
     lines.append("  switch (keys[i]) {")
     if st.tag is not None:
@@ -462,6 +465,40 @@ def struct_checker(model: Model, st: Struct) -> list[str]:
 # ---------------------------------------------------------------------------
 
 
+def _field_types(model: Model, into_any_of: bool = True) -> list[TypeRef]:
+    """Every type a struct field or alias uses, array items included (and anyOf options)."""
+    out: list[TypeRef] = []
+
+    def walk(t: TypeRef) -> None:
+        out.append(t)
+        if isinstance(t, ArrayOf):
+            walk(t.item)
+        elif isinstance(t, AnyOf) and into_any_of:
+            for o in t.options:
+                walk(o)
+
+    for st in model.structs.values():
+        for f in st.fields:
+            walk(f.type)
+    for a in model.aliases.values():
+        walk(a.type)
+    return out
+
+
+def usage(model: Model) -> dict[str, object]:
+    """What the generated modules need, so that they declare nothing unused (a project that
+    compiles them with `noUnusedLocals` must not fail on them)."""
+    types = _field_types(model)
+    direct = _field_types(model, into_any_of=False)
+    referenced = {t.name for t in types if isinstance(t, UnionRef)} | {e.payload for e in model.envelopes}
+    return {
+        "bool": any(isinstance(t, Prim) and t.kind == "boolean" for t in direct),
+        "null": any(isinstance(t, Prim) and t.kind == "null" for t in direct),
+        "tagged_ref": any(isinstance(t, StructRef) and model.structs[t.name].tag is not None for t in types),
+        "unions": [u for u in model.unions.values() if u.name in referenced],
+    }
+
+
 def number_paths(model: Model, name: str) -> list[tuple[str, ...]]:
     """Paths (from an object) to `number` values, which take ECMAScript number spelling."""
     out: list[tuple[str, ...]] = []
@@ -480,6 +517,12 @@ def number_paths(model: Model, name: str) -> list[tuple[str, ...]]:
 
     walk(StructRef(name), ())
     return out
+
+
+def param(name: str, body: list[str]) -> str:
+    """A parameter's name, `_`-prefixed when the body does not use it (`noUnusedParameters`)."""
+    used = any(re.search(rf"\b{re.escape(name)}\b", line) for line in body)
+    return name if used else "_" + name
 
 
 def render(model: Model) -> dict[str, str]:
@@ -538,6 +581,8 @@ def render(model: Model) -> dict[str, str]:
         "payload_by_tag": payload_by_tag,
         "number_paths": {n: number_paths(model, n) for n in sorted(payload_structs) if number_paths(model, n)},
         "limits": model.limits,
+        "uses": usage(model),
+        "param": param,
         "union_expect": {
             **{
                 u.name: "one of " + ", ".join(str(model.structs[x].tag) for x in u.members)

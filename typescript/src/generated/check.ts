@@ -149,14 +149,6 @@ function cStr(c: JsonNode, p: string): Problem | null {
   return c.kind === STR ? null : wrongType(c, p, "str");
 }
 
-function cBool(c: JsonNode, p: string): Problem | null {
-  return c.kind === LIT && c.value !== null ? null : wrongType(c, p, "bool");
-}
-
-function cNull(c: JsonNode, p: string): Problem | null {
-  return c.kind === LIT && c.value === null ? null : wrongType(c, p, "null");
-}
-
 function cEnum(c: JsonNode, p: string, values: ReadonlySet<string>): Problem | null {
   if (c.kind !== STR) return wrongType(c, p, "str");
   const v = c.value as string;
@@ -194,13 +186,6 @@ function cNum(c: JsonNode, p: string, min: number, max: number, expected: string
   return c.kind === NUM ? cRange(c, p, min, max) : wrongType(c, p, expected);
 }
 
-function cTagged(c: JsonNode, p: string, tag: string, check: (n: JsonNode, p: string) => Problem | null): Problem | null {
-  if (c.kind !== OBJ) return wrongType(c, p, "object");
-  const t = member(c, "type");
-  if (t === null) return missing(c, p, "type");
-  if (t.kind !== STR) return wrongType(t, p + "/type", "str");
-  return t.value === tag ? check(c, p) : unknownType(t, p + "/type");
-}
 
 const STOP_REASON_SET: ReadonlySet<string> = new Set(STOP_REASON_VALUES);
 
@@ -981,9 +966,7 @@ function cs_McpConnectEndPayload(n: JsonNode, p: string): Problem | null {
 function cs_RequestBeginPayload(n: JsonNode, p: string): Problem | null {
   if (n.kind !== OBJ) return wrongType(n, p, "object");
   const keys = n.keys as readonly string[];
-  const items = n.items as readonly JsonNode[];
   for (let i = 0; i < keys.length; i++) {
-    const c = items[i] as JsonNode;
     let r: Problem | null;
     switch (keys[i]) {
       case "type":
@@ -1328,50 +1311,6 @@ function cs_EventMessage(n: JsonNode, p: string): Problem | null {
   if ((seen & 1) === 0) return missing(n, p, "timestamp");
   if ((seen & 2) === 0) return missing(n, p, "payload");
   return null;
-}
-
-function cu_CompleteModelPayload(n: JsonNode, p: string): Problem | null {
-  if (n.kind !== OBJ) return wrongType(n, p, "object");
-  const t = member(n, "type");
-  if (t === null) return missing(n, p, "type");
-  if (t.kind !== STR) return wrongType(t, p + "/type", "str");
-  switch (t.value) {
-    case "text":
-      return cs_TextPayload(n, p);
-    case "thinking":
-      return cs_ThinkingPayload(n, p);
-    case "inline_thinking":
-      return cs_InlineThinkingPayload(n, p);
-    case "tool_call":
-      return cs_ToolCallPayload(n, p);
-    case "tool_call_output":
-      return cs_ToolCallOutputPayload(n, p);
-    case "image_url":
-      return cs_ImageUrlPayload(n, p);
-    case "inline_data":
-      return cs_InlineDataPayload(n, p);
-    default:
-      return unknownType(t, p + "/type");
-  }
-}
-
-function cu_PartialModelPayload(n: JsonNode, p: string): Problem | null {
-  if (n.kind !== OBJ) return wrongType(n, p, "object");
-  const t = member(n, "type");
-  if (t === null) return missing(n, p, "type");
-  if (t.kind !== STR) return wrongType(t, p + "/type", "str");
-  switch (t.value) {
-    case "partial_text":
-      return cs_PartialTextPayload(n, p);
-    case "partial_thinking":
-      return cs_PartialThinkingPayload(n, p);
-    case "partial_tool_call":
-      return cs_PartialToolCallPayload(n, p);
-    case "partial_tool_call_output":
-      return cs_PartialToolCallOutputPayload(n, p);
-    default:
-      return unknownType(t, p + "/type");
-  }
 }
 
 function cu_ModelPayload(n: JsonNode, p: string): Problem | null {

@@ -46,14 +46,6 @@ function num(v: unknown, where: string): string {
   return typeof v === "number" && v - v === 0 ? "" + v : bad(v, where, "a finite number");
 }
 
-function bool(v: unknown, where: string): string {
-  return v === true ? "true" : v === false ? "false" : bad(v, where, "a boolean");
-}
-
-function nul(v: unknown, where: string): string {
-  return v === null ? "null" : bad(v, where, "null");
-}
-
 function obj(v: unknown, where: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) bad(v, where, "an object");
 }
@@ -78,7 +70,7 @@ function ea_ToolDefinition(w: Writer, a: unknown, d: number, where: string): voi
   w.put("]");
 }
 
-function ea_string(w: Writer, a: unknown, d: number, where: string): void {
+function ea_string(w: Writer, a: unknown, _d: number, where: string): void {
   if (!Array.isArray(a)) bad(a, where, "an array");
   w.put("[");
   for (let i = 0; i < a.length; i++) {
@@ -88,7 +80,7 @@ function ea_string(w: Writer, a: unknown, d: number, where: string): void {
   w.put("]");
 }
 
-function e_SessionMetaPayload(w: Writer, o: any, d: number): void {
+function e_SessionMetaPayload(w: Writer, o: any, _d: number): void {
   obj(o, "SessionMetaPayload");
   const v0 = o.session_id;
   const v1 = o.provider;
@@ -257,7 +249,7 @@ function e_ToolCallOutputPayload(w: Writer, o: any, d: number): void {
   w.put("}");
 }
 
-function e_ImageUrlPayload(w: Writer, o: any, d: number): void {
+function e_ImageUrlPayload(w: Writer, o: any, _d: number): void {
   obj(o, "ImageUrlPayload");
   const v1 = o.role;
   const v2 = o.image_url;
@@ -297,7 +289,7 @@ function e_InlineDataPayload(w: Writer, o: any, d: number): void {
   w.put("}");
 }
 
-function e_PartialTextPayload(w: Writer, o: any, d: number): void {
+function e_PartialTextPayload(w: Writer, o: any, _d: number): void {
   obj(o, "PartialTextPayload");
   const v1 = o.role;
   const v2 = o.event_type;
@@ -316,7 +308,7 @@ function e_PartialTextPayload(w: Writer, o: any, d: number): void {
   w.put("}");
 }
 
-function e_PartialThinkingPayload(w: Writer, o: any, d: number): void {
+function e_PartialThinkingPayload(w: Writer, o: any, _d: number): void {
   obj(o, "PartialThinkingPayload");
   const v1 = o.role;
   const v2 = o.event_type;
@@ -335,7 +327,7 @@ function e_PartialThinkingPayload(w: Writer, o: any, d: number): void {
   w.put("}");
 }
 
-function e_PartialToolCallPayload(w: Writer, o: any, d: number): void {
+function e_PartialToolCallPayload(w: Writer, o: any, _d: number): void {
   obj(o, "PartialToolCallPayload");
   const v1 = o.role;
   const v2 = o.event_type;
@@ -435,7 +427,7 @@ function e_McpConnectBeginPayload(w: Writer, o: any, d: number): void {
   w.put("}");
 }
 
-function e_McpServerResult(w: Writer, o: any, d: number): void {
+function e_McpServerResult(w: Writer, o: any, _d: number): void {
   obj(o, "McpServerResult");
   const v0 = o.server;
   const v1 = o.transport;
@@ -488,12 +480,12 @@ function e_McpConnectEndPayload(w: Writer, o: any, d: number): void {
   w.put("}");
 }
 
-function e_RequestBeginPayload(w: Writer, o: any, d: number): void {
+function e_RequestBeginPayload(w: Writer, o: any, _d: number): void {
   obj(o, "RequestBeginPayload");
   w.put('{"type":"request_begin"}');
 }
 
-function e_RequestEndPayload(w: Writer, o: any, d: number): void {
+function e_RequestEndPayload(w: Writer, o: any, _d: number): void {
   obj(o, "RequestEndPayload");
   const v1 = o.status;
   const v2 = o.error_code;
@@ -521,7 +513,7 @@ function e_RequestEndPayload(w: Writer, o: any, d: number): void {
   w.put("}");
 }
 
-function e_ApprovalDecisionPayload(w: Writer, o: any, d: number): void {
+function e_ApprovalDecisionPayload(w: Writer, o: any, _d: number): void {
   obj(o, "ApprovalDecisionPayload");
   const v1 = o.decision;
   const v2 = o.tool_call_id;
@@ -532,7 +524,7 @@ function e_ApprovalDecisionPayload(w: Writer, o: any, d: number): void {
   w.put("}");
 }
 
-function e_TokenCounts(w: Writer, o: any, d: number): void {
+function e_TokenCounts(w: Writer, o: any, _d: number): void {
   obj(o, "TokenCounts");
   const v0 = o.cache_read;
   const v1 = o.cache_write;
@@ -560,7 +552,7 @@ function e_TokenUsagePayload(w: Writer, o: any, d: number): void {
   w.put("}");
 }
 
-function e_CompactionBeginPayload(w: Writer, o: any, d: number): void {
+function e_CompactionBeginPayload(w: Writer, o: any, _d: number): void {
   obj(o, "CompactionBeginPayload");
   const v1 = o.reason;
   const v2 = o.mode;
@@ -577,7 +569,7 @@ function e_CompactionBeginPayload(w: Writer, o: any, d: number): void {
   w.put("}");
 }
 
-function e_CompactionEndPayload(w: Writer, o: any, d: number): void {
+function e_CompactionEndPayload(w: Writer, o: any, _d: number): void {
   obj(o, "CompactionEndPayload");
   const v1 = o.reason;
   const v2 = o.mode;
@@ -606,7 +598,7 @@ function e_CompactionEndPayload(w: Writer, o: any, d: number): void {
   w.put("}");
 }
 
-function e_AbortPayload(w: Writer, o: any, d: number): void {
+function e_AbortPayload(w: Writer, o: any, _d: number): void {
   obj(o, "AbortPayload");
   const v1 = o.error_code;
   const v2 = o.error_message;
@@ -627,7 +619,7 @@ function e_AbortPayload(w: Writer, o: any, d: number): void {
   w.put("}");
 }
 
-function e_SubagentPayload(w: Writer, o: any, d: number): void {
+function e_SubagentPayload(w: Writer, o: any, _d: number): void {
   obj(o, "SubagentPayload");
   const v1 = o.session_id;
   w.put('{"type":"subagent","session_id":');
@@ -675,44 +667,6 @@ function e_EventMessage(w: Writer, o: any, d: number): void {
     ea_string(w, v3, d + 1, "EventMessage.origin");
   }
   w.put("}");
-}
-
-function eu_CompleteModelPayload(w: Writer, o: any, d: number): void {
-  obj(o, "CompleteModelPayload");
-  switch (o.type) {
-    case "text":
-      return e_TextPayload(w, o, d);
-    case "thinking":
-      return e_ThinkingPayload(w, o, d);
-    case "inline_thinking":
-      return e_InlineThinkingPayload(w, o, d);
-    case "tool_call":
-      return e_ToolCallPayload(w, o, d);
-    case "tool_call_output":
-      return e_ToolCallOutputPayload(w, o, d);
-    case "image_url":
-      return e_ImageUrlPayload(w, o, d);
-    case "inline_data":
-      return e_InlineDataPayload(w, o, d);
-    default:
-      bad(o.type, "CompleteModelPayload.type", "one of text, thinking, inline_thinking, tool_call, tool_call_output, image_url, inline_data");
-  }
-}
-
-function eu_PartialModelPayload(w: Writer, o: any, d: number): void {
-  obj(o, "PartialModelPayload");
-  switch (o.type) {
-    case "partial_text":
-      return e_PartialTextPayload(w, o, d);
-    case "partial_thinking":
-      return e_PartialThinkingPayload(w, o, d);
-    case "partial_tool_call":
-      return e_PartialToolCallPayload(w, o, d);
-    case "partial_tool_call_output":
-      return e_PartialToolCallOutputPayload(w, o, d);
-    default:
-      bad(o.type, "PartialModelPayload.type", "one of partial_text, partial_thinking, partial_tool_call, partial_tool_call_output");
-  }
 }
 
 function eu_ModelPayload(w: Writer, o: any, d: number): void {

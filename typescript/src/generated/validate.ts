@@ -33,6 +33,11 @@ function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/** Like isObj, without narrowing (the validators read members of `any` values). */
+function obj(v: unknown): boolean {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
 function isInt(v: unknown, min: number, max: number): boolean {
   return typeof v === "number" && Number.isInteger(v) && v >= min && v <= max;
 }
@@ -54,8 +59,8 @@ function nKeys(o: object): number {
  */
 export function isVerbatimValue(value: unknown, shape: VerbatimShape): boolean {
   if (!isObj(value)) return false;
-  const text = value.text;
-  if (typeof text === "string" && typeof value.parse === "function") return text.charCodeAt(0) === 123;
+  const text = value["text"];
+  if (typeof text === "string" && typeof value["parse"] === "function") return text.charCodeAt(0) === 123;
   if (shape === "scalar_map") {
     for (const k in value) {
       const x = value[k];
@@ -142,14 +147,14 @@ function arr_ToolDefinition(a: unknown, min: number, vb: VerbatimTest): boolean 
   return true;
 }
 
-function arr_string(a: unknown, min: number, vb: VerbatimTest): boolean {
+function arr_string(a: unknown, min: number, _vb: VerbatimTest): boolean {
   if (!Array.isArray(a) || a.length < min) return false;
   for (let i = 0; i < a.length; i++) if (!(typeof a[i] === "string")) return false;
   return true;
 }
 
-function v_SessionMetaPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+function v_SessionMetaPayload(o: any, _vb: VerbatimTest): boolean {
+  if (!obj(o)) return false;
   let n = 7;
   const f0 = o.session_id;
   if (!(typeof f0 === "string")) return false;
@@ -174,7 +179,7 @@ function v_SessionMetaPayload(o: any, vb: VerbatimTest): boolean {
 }
 
 function v_SessionMetaMessage(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+  if (!obj(o)) return false;
   if (o.type !== "session_meta") return false;
   let n = 3;
   const f0 = o.timestamp;
@@ -190,7 +195,7 @@ function v_SessionMetaMessage(o: any, vb: VerbatimTest): boolean {
 }
 
 function v_TextPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+  if (!obj(o)) return false;
   if (o.type !== "text") return false;
   let n = 3;
   const f0 = o.role;
@@ -216,7 +221,7 @@ function v_TextPayload(o: any, vb: VerbatimTest): boolean {
 }
 
 function v_ThinkingPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+  if (!obj(o)) return false;
   if (o.type !== "thinking") return false;
   let n = 3;
   const f0 = o.role;
@@ -237,7 +242,7 @@ function v_ThinkingPayload(o: any, vb: VerbatimTest): boolean {
 }
 
 function v_InlineThinkingPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+  if (!obj(o)) return false;
   if (o.type !== "inline_thinking") return false;
   let n = 4;
   const f0 = o.role;
@@ -260,7 +265,7 @@ function v_InlineThinkingPayload(o: any, vb: VerbatimTest): boolean {
 }
 
 function v_ToolCallPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+  if (!obj(o)) return false;
   if (o.type !== "tool_call") return false;
   let n = 5;
   const f0 = o.role;
@@ -285,7 +290,7 @@ function v_ToolCallPayload(o: any, vb: VerbatimTest): boolean {
 }
 
 function v_ToolCallOutputPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+  if (!obj(o)) return false;
   if (o.type !== "tool_call_output") return false;
   let n = 4;
   const f0 = o.role;
@@ -307,8 +312,8 @@ function v_ToolCallOutputPayload(o: any, vb: VerbatimTest): boolean {
   return nKeys(o) === n;
 }
 
-function v_ImageUrlPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+function v_ImageUrlPayload(o: any, _vb: VerbatimTest): boolean {
+  if (!obj(o)) return false;
   if (o.type !== "image_url") return false;
   let n = 3;
   const f0 = o.role;
@@ -324,7 +329,7 @@ function v_ImageUrlPayload(o: any, vb: VerbatimTest): boolean {
 }
 
 function v_InlineDataPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+  if (!obj(o)) return false;
   if (o.type !== "inline_data") return false;
   let n = 4;
   const f0 = o.role;
@@ -346,8 +351,8 @@ function v_InlineDataPayload(o: any, vb: VerbatimTest): boolean {
   return nKeys(o) === n;
 }
 
-function v_PartialTextPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+function v_PartialTextPayload(o: any, _vb: VerbatimTest): boolean {
+  if (!obj(o)) return false;
   if (o.type !== "partial_text") return false;
   let n = 4;
   const f0 = o.role;
@@ -364,8 +369,8 @@ function v_PartialTextPayload(o: any, vb: VerbatimTest): boolean {
   return nKeys(o) === n;
 }
 
-function v_PartialThinkingPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+function v_PartialThinkingPayload(o: any, _vb: VerbatimTest): boolean {
+  if (!obj(o)) return false;
   if (o.type !== "partial_thinking") return false;
   let n = 4;
   const f0 = o.role;
@@ -382,8 +387,8 @@ function v_PartialThinkingPayload(o: any, vb: VerbatimTest): boolean {
   return nKeys(o) === n;
 }
 
-function v_PartialToolCallPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+function v_PartialToolCallPayload(o: any, _vb: VerbatimTest): boolean {
+  if (!obj(o)) return false;
   if (o.type !== "partial_tool_call") return false;
   let n = 6;
   const f0 = o.role;
@@ -405,7 +410,7 @@ function v_PartialToolCallPayload(o: any, vb: VerbatimTest): boolean {
 }
 
 function v_PartialToolCallOutputPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+  if (!obj(o)) return false;
   if (o.type !== "partial_tool_call_output") return false;
   let n = 5;
   const f0 = o.role;
@@ -430,7 +435,7 @@ function v_PartialToolCallOutputPayload(o: any, vb: VerbatimTest): boolean {
 }
 
 function v_ModelMessage(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+  if (!obj(o)) return false;
   if (o.type !== "model_msg") return false;
   let n = 3;
   const f0 = o.timestamp;
@@ -446,7 +451,7 @@ function v_ModelMessage(o: any, vb: VerbatimTest): boolean {
 }
 
 function v_ToolDefinition(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+  if (!obj(o)) return false;
   let n = 2;
   const f0 = o.name;
   if (!(typeof f0 === "string")) return false;
@@ -461,7 +466,7 @@ function v_ToolDefinition(o: any, vb: VerbatimTest): boolean {
 }
 
 function v_ToolListReadyPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+  if (!obj(o)) return false;
   if (o.type !== "tool_list_ready") return false;
   let n = 2;
   const f0 = o.tools;
@@ -470,7 +475,7 @@ function v_ToolListReadyPayload(o: any, vb: VerbatimTest): boolean {
 }
 
 function v_McpConnectBeginPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+  if (!obj(o)) return false;
   if (o.type !== "mcp_connect_begin") return false;
   let n = 2;
   const f0 = o.servers;
@@ -478,8 +483,8 @@ function v_McpConnectBeginPayload(o: any, vb: VerbatimTest): boolean {
   return nKeys(o) === n;
 }
 
-function v_McpServerResult(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+function v_McpServerResult(o: any, _vb: VerbatimTest): boolean {
+  if (!obj(o)) return false;
   let n = 4;
   const f0 = o.server;
   if (!(typeof f0 === "string")) return false;
@@ -508,7 +513,7 @@ function v_McpServerResult(o: any, vb: VerbatimTest): boolean {
 }
 
 function v_McpConnectEndPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+  if (!obj(o)) return false;
   if (o.type !== "mcp_connect_end") return false;
   let n = 3;
   const f0 = o.status;
@@ -528,15 +533,15 @@ function v_McpConnectEndPayload(o: any, vb: VerbatimTest): boolean {
   return nKeys(o) === n;
 }
 
-function v_RequestBeginPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+function v_RequestBeginPayload(o: any, _vb: VerbatimTest): boolean {
+  if (!obj(o)) return false;
   if (o.type !== "request_begin") return false;
   let n = 1;
   return nKeys(o) === n;
 }
 
-function v_RequestEndPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+function v_RequestEndPayload(o: any, _vb: VerbatimTest): boolean {
+  if (!obj(o)) return false;
   if (o.type !== "request_end") return false;
   let n = 2;
   const f0 = o.status;
@@ -564,8 +569,8 @@ function v_RequestEndPayload(o: any, vb: VerbatimTest): boolean {
   return nKeys(o) === n;
 }
 
-function v_ApprovalDecisionPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+function v_ApprovalDecisionPayload(o: any, _vb: VerbatimTest): boolean {
+  if (!obj(o)) return false;
   if (o.type !== "approval_decision") return false;
   let n = 3;
   const f0 = o.decision;
@@ -575,8 +580,8 @@ function v_ApprovalDecisionPayload(o: any, vb: VerbatimTest): boolean {
   return nKeys(o) === n;
 }
 
-function v_TokenCounts(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+function v_TokenCounts(o: any, _vb: VerbatimTest): boolean {
+  if (!obj(o)) return false;
   let n = 4;
   const f0 = o.cache_read;
   if (!(isInt(f0, 0, 9007199254740991))) return false;
@@ -590,7 +595,7 @@ function v_TokenCounts(o: any, vb: VerbatimTest): boolean {
 }
 
 function v_TokenUsagePayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+  if (!obj(o)) return false;
   if (o.type !== "token_usage") return false;
   let n = 3;
   const f0 = o.session;
@@ -600,8 +605,8 @@ function v_TokenUsagePayload(o: any, vb: VerbatimTest): boolean {
   return nKeys(o) === n;
 }
 
-function v_CompactionBeginPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+function v_CompactionBeginPayload(o: any, _vb: VerbatimTest): boolean {
+  if (!obj(o)) return false;
   if (o.type !== "compaction_begin") return false;
   let n = 5;
   const f0 = o.reason;
@@ -615,8 +620,8 @@ function v_CompactionBeginPayload(o: any, vb: VerbatimTest): boolean {
   return nKeys(o) === n;
 }
 
-function v_CompactionEndPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+function v_CompactionEndPayload(o: any, _vb: VerbatimTest): boolean {
+  if (!obj(o)) return false;
   if (o.type !== "compaction_end") return false;
   let n = 4;
   const f0 = o.reason;
@@ -643,8 +648,8 @@ function v_CompactionEndPayload(o: any, vb: VerbatimTest): boolean {
   return nKeys(o) === n;
 }
 
-function v_AbortPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+function v_AbortPayload(o: any, _vb: VerbatimTest): boolean {
+  if (!obj(o)) return false;
   if (o.type !== "abort") return false;
   let n = 1;
   const f0 = o.error_code;
@@ -665,8 +670,8 @@ function v_AbortPayload(o: any, vb: VerbatimTest): boolean {
   return nKeys(o) === n;
 }
 
-function v_SubagentPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+function v_SubagentPayload(o: any, _vb: VerbatimTest): boolean {
+  if (!obj(o)) return false;
   if (o.type !== "subagent") return false;
   let n = 2;
   const f0 = o.session_id;
@@ -675,7 +680,7 @@ function v_SubagentPayload(o: any, vb: VerbatimTest): boolean {
 }
 
 function v_HookPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+  if (!obj(o)) return false;
   if (o.type !== "hook") return false;
   let n = 3;
   const f0 = o.hook;
@@ -701,7 +706,7 @@ function v_HookPayload(o: any, vb: VerbatimTest): boolean {
 }
 
 function v_EventMessage(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+  if (!obj(o)) return false;
   if (o.type !== "event_msg") return false;
   let n = 3;
   const f0 = o.timestamp;
@@ -716,46 +721,8 @@ function v_EventMessage(o: any, vb: VerbatimTest): boolean {
   return nKeys(o) === n;
 }
 
-function u_CompleteModelPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
-  switch (o.type) {
-    case "text":
-      return v_TextPayload(o, vb);
-    case "thinking":
-      return v_ThinkingPayload(o, vb);
-    case "inline_thinking":
-      return v_InlineThinkingPayload(o, vb);
-    case "tool_call":
-      return v_ToolCallPayload(o, vb);
-    case "tool_call_output":
-      return v_ToolCallOutputPayload(o, vb);
-    case "image_url":
-      return v_ImageUrlPayload(o, vb);
-    case "inline_data":
-      return v_InlineDataPayload(o, vb);
-    default:
-      return false;
-  }
-}
-
-function u_PartialModelPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
-  switch (o.type) {
-    case "partial_text":
-      return v_PartialTextPayload(o, vb);
-    case "partial_thinking":
-      return v_PartialThinkingPayload(o, vb);
-    case "partial_tool_call":
-      return v_PartialToolCallPayload(o, vb);
-    case "partial_tool_call_output":
-      return v_PartialToolCallOutputPayload(o, vb);
-    default:
-      return false;
-  }
-}
-
 function u_ModelPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+  if (!obj(o)) return false;
   switch (o.type) {
     case "text":
       return v_TextPayload(o, vb);
@@ -785,7 +752,7 @@ function u_ModelPayload(o: any, vb: VerbatimTest): boolean {
 }
 
 function u_EventPayload(o: any, vb: VerbatimTest): boolean {
-  if (!isObj(o)) return false;
+  if (!obj(o)) return false;
   switch (o.type) {
     case "tool_list_ready":
       return v_ToolListReadyPayload(o, vb);
@@ -826,7 +793,7 @@ function u_EventPayload(o: any, vb: VerbatimTest): boolean {
  */
 export function isValidMessage(value: unknown, vb: VerbatimTest = isVerbatimValue): value is OmniMessage {
   if (!isObj(value)) return false;
-  switch (value.type) {
+  switch (value["type"]) {
     case "session_meta":
       return v_SessionMetaMessage(value, vb);
     case "model_msg":
