@@ -441,7 +441,24 @@ def corrupt(g: Gen, line: bytes) -> bytes:
     if kind == 5 and line:
         return line[:at] + line[at + 1 :]
     if kind == 6:
-        return line[:at] + rng.choice([b'"', b"{", b"]", b":", b"01", b"NaN", b"'", b"//"]) + line[at:]
+        junk = [
+            b'"',
+            b"{",
+            b"]",
+            b":",
+            b"01",
+            b"NaN",
+            b"'",
+            b"//",
+            b"\x01",
+            b"\t",
+            b"\x00",
+            b"\\",
+            b"\\x",
+            b"\\u12",
+            b"\\uZZZZ",
+        ]
+        return line[:at] + rng.choice(junk) + line[at:]
     return line.replace(b":", b": -", 1)
 
 

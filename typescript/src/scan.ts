@@ -58,6 +58,18 @@ function hexValue(c: number): number {
   return -1;
 }
 
+function nextIndex(t: string, needle: string, from: number): number {
+  const i = t.indexOf(needle, from);
+  return i < 0 ? t.length : i;
+}
+
+const CONTROL = /[\u0000-\u001f]/g;
+
+function nextControl(t: string, from: number): number {
+  CONTROL.lastIndex = from;
+  return CONTROL.test(t) ? CONTROL.lastIndex - 1 : t.length;
+}
+
 function charAt(text: string, i: number): string {
   return String.fromCodePoint(text.codePointAt(i) as number);
 }
@@ -117,61 +129,56 @@ class Scanner {
     return new Node(NUM, i, end, m[0], null, null, null, null, false);
   }
 
+  // The next quote, backslash and raw control character at or after the scan position (the
+  // text's length when there is none): searches only move forward, so a line stays linear.
+  private quote = -1;
+  private backslash = -1;
+  private control = -1;
+
   string(i: number): Node {
     const t = this.text;
     const n = t.length;
     let j = i + 1;
-    // Fast scan: a string without escapes.
-    while (j < n) {
-      const c = t.charCodeAt(j);
-      if (c === 34) return new Node(STR, i, j + 1, t.slice(i + 1, j), null, null, null, null, false);
-      if (c === 92 || c < 0x20) break;
-      j++;
-    }
-    let out = t.slice(i + 1, j);
+    let out = "";
     let surrogate = false;
-    while (j < n) {
-      const c = t.charCodeAt(j);
-      if (c === 34) {
-        const lone = surrogate && !out.isWellFormed();
-        return new Node(STR, i, j + 1, out, null, null, null, null, lone);
+    for (;;) {
+      let q = this.quote;
+      if (q < j) q = this.quote = nextIndex(t, '"', j);
+      let b = this.backslash;
+      if (b < j) b = this.backslash = nextIndex(t, "\\", j);
+      let c = this.control;
+      if (c < j) c = this.control = nextControl(t, j);
+      if (q < b && q < c) {
+        const value = out + t.slice(j, q);
+        return new Node(STR, i, q + 1, value, null, null, null, null, surrogate && !value.isWellFormed());
       }
-      if (c === 92) {
-        const e = t.charCodeAt(j + 1);
-        if (e === 117) {
-          let code = 0;
-          for (let k = 2; k < 6; k++) {
-            const h = hexValue(t.charCodeAt(j + k));
-            if (h < 0) throw new ScanError("invalid_json", "invalid \\u escape (four hex digits expected)", j);
-            code = code * 16 + h;
-          }
-          if (code >= 0xd800 && code <= 0xdfff) surrogate = true;
-          out += String.fromCharCode(code);
-          j += 6;
-          continue;
+      if (c < b) {
+        if (c === n) throw new ScanError("invalid_json", "unterminated string", i);
+        throw new ScanError("invalid_json", `raw control character U+${t.charCodeAt(c).toString(16).toUpperCase().padStart(4, "0")} inside a string`, c);
+      }
+      if (b === n) throw new ScanError("invalid_json", "unterminated string", i);
+      out += t.slice(j, b);
+      const e = t.charCodeAt(b + 1);
+      if (e === 117) {
+        let code = 0;
+        for (let k = 2; k < 6; k++) {
+          const h = hexValue(t.charCodeAt(b + k));
+          if (h < 0) throw new ScanError("invalid_json", "invalid \\u escape (four hex digits expected)", b);
+          code = code * 16 + h;
         }
-        const s = ESCAPES[e];
-        if (s === undefined) {
-          const shown = j + 1 < n ? "\\" + charAt(t, j + 1) : "\\";
-          throw new ScanError("invalid_json", `invalid escape ${pyRepr(shown)}`, j);
-        }
-        out += s;
-        j += 2;
+        if (code >= 0xd800 && code <= 0xdfff) surrogate = true;
+        out += String.fromCharCode(code);
+        j = b + 6;
         continue;
       }
-      if (c < 0x20) {
-        throw new ScanError("invalid_json", `raw control character U+${c.toString(16).toUpperCase().padStart(4, "0")} inside a string`, j);
+      const esc = ESCAPES[e];
+      if (esc === undefined) {
+        const shown = b + 1 < n ? "\\" + charAt(t, b + 1) : "\\";
+        throw new ScanError("invalid_json", `invalid escape ${pyRepr(shown)}`, b);
       }
-      let k = j + 1;
-      while (k < n) {
-        const d = t.charCodeAt(k);
-        if (d === 34 || d === 92 || d < 0x20) break;
-        k++;
-      }
-      out += t.slice(j, k);
-      j = k;
+      out += esc;
+      j = b + 2;
     }
-    throw new ScanError("invalid_json", "unterminated string", i);
   }
 
   object(start: number, depth: number): Node {
