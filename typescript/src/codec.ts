@@ -109,11 +109,11 @@ export function encode(msg: OmniMessage | OpaqueMessage): string {
   if (msg instanceof OpaqueMessage) return msg.raw;
   const kept = (msg as unknown as { [SOURCE]?: Kept })[SOURCE];
   if (kept !== undefined) {
-    // Decoded from a canonical line: if the encoders make the very same calls with the very
-    // same values, the canonical form is that line.
-    const r = new Replay(kept.calls);
+    // Decoded from a canonical line: if the encoders write the same pieces and the very same
+    // values, the canonical form is that line.
+    const r = new Replay(kept);
     writeMessage(r, msg);
-    if (r.ok && r.i === kept.calls.length) return kept.text;
+    if (r.ok && r.pos === kept.text.length) return kept.text;
   }
   return encodeMessage(msg);
 }
@@ -155,8 +155,8 @@ function canonicalUnicodeEscape(t: string, b: number): boolean {
 class Verifier implements Writer {
   pos = 0;
   ok = true;
-  /** Every writer call's argument, in order (see {@link Replay}). */
-  readonly calls: unknown[] = [];
+  /** Each string and verbatim value written, then where its token ends (see {@link Replay}). */
+  readonly values: unknown[] = [];
   /** The next backslash and the next quote at or after the scan position (the input's length when there is none). */
   private backslash = -1;
   private quote = -1;
@@ -164,7 +164,6 @@ class Verifier implements Writer {
   constructor(readonly text: string) {}
 
   put(s: string): void {
-    this.calls.push(s);
     if (this.ok) {
       if (this.text.startsWith(s, this.pos)) this.pos += s.length;
       else this.ok = false;
@@ -181,7 +180,6 @@ class Verifier implements Writer {
    * it there), so it need not be compared.
    */
   string(value: string): void {
-    this.calls.push(value);
     if (!this.ok) return;
     const t = this.text;
     let p = this.pos;
@@ -201,6 +199,7 @@ class Verifier implements Writer {
       }
       if (b > q) {
         this.pos = q + 1;
+        this.values.push(value, q + 1);
         return;
       }
       const e = t.charCodeAt(b + 1);
@@ -221,39 +220,58 @@ class Verifier implements Writer {
       return v;
     }
     const raw = trustedRawJson(this.text.slice(this.pos, end));
-    this.calls.push(raw);
+    this.values.push(raw, end);
     this.pos = end;
     return raw;
   }
 }
 
-/** The canonical text a message was decoded from, and the writer calls that wrote it. */
+/** The canonical text a message was decoded from, and the values written in it. */
 interface Kept {
   readonly text: string;
-  readonly calls: readonly unknown[];
+  /** Each string and verbatim value, then the index where its token ends in `text`. */
+  readonly values: readonly unknown[];
 }
 
 /** Where a decoded message keeps its {@link Kept} (a non-enumerable property, invisible to JSON, spread and keys). */
 const SOURCE: unique symbol = Symbol("omnimessage.source");
 
-/** A writer that checks the encoders make the calls recorded when the message was decoded. */
+/**
+ * A writer that checks the encoders would write the retained text again: the pieces against the
+ * text, and each string and verbatim value against the one decoded there (the same value has the
+ * same canonical token, which was checked when the line was decoded).
+ */
 class Replay implements Writer {
-  i = 0;
+  pos = 0;
   ok = true;
+  private i = 0;
+  private readonly text: string;
+  private readonly values: readonly unknown[];
 
-  constructor(readonly calls: readonly unknown[]) {}
+  constructor(kept: Kept) {
+    this.text = kept.text;
+    this.values = kept.values;
+  }
 
   put(s: string): void {
-    if (this.calls[this.i++] !== s) this.ok = false;
+    if (this.ok && this.text.startsWith(s, this.pos)) this.pos += s.length;
+    else this.ok = false;
   }
 
   string(v: string): void {
-    if (this.calls[this.i++] !== v) this.ok = false;
+    this.value(v);
   }
 
   verbatim(v: unknown): unknown {
-    if (this.calls[this.i++] !== v) this.ok = false;
+    this.value(v);
     return v;
+  }
+
+  private value(v: unknown): void {
+    if (this.ok && this.values[this.i] === v) {
+      this.pos = this.values[this.i + 1] as number;
+      this.i += 2;
+    } else this.ok = false;
   }
 }
 
@@ -271,7 +289,7 @@ function decodeText(text: string, lenient: boolean, retain: boolean): OmniMessag
     writeMessage(w, value);
     if (w.ok && w.pos === end) {
       if (retain) {
-        const kept: Kept = { text: end === text.length ? text : text.slice(0, end), calls: w.calls };
+        const kept: Kept = { text: end === text.length ? text : text.slice(0, end), values: w.values };
         Object.defineProperty(value, SOURCE, { value: kept });
       }
       return value;
