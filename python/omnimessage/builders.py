@@ -7,6 +7,7 @@ default to now, in `Date.toISOString()` form (`2026-07-18T03:10:22.531Z`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -54,6 +55,7 @@ __all__ = [
 ]
 
 JsonObject = Mapping[str, Any] | bytes | str | Raw
+_EMPTY_OBJECT = re.compile(rb"\{[ \t\r\n]*\}")
 
 
 def now() -> str:
@@ -82,7 +84,11 @@ def _opt(value: Any) -> Any:
 
 
 def _fid(fidelity: JsonObject | None) -> Raw | UnsetType:
-    return UNSET if fidelity is None else raw_json(fidelity)
+    """A verbatim value, or UNSET when absent or empty (the reference builders omit `{}`)."""
+    if fidelity is None:
+        return UNSET
+    raw = raw_json(fidelity)
+    return UNSET if _EMPTY_OBJECT.fullmatch(bytes(raw)) else raw
 
 
 def model(payload: m.ModelPayload, *, timestamp: str | None = None) -> m.ModelMessage:

@@ -300,13 +300,13 @@ class _Builder:
                     raise self.refuse("duplicate_key", f"duplicate key {key!r}", ptr, key_start)
                 parent[key] = None
                 if rel is None:
-                    crel: tuple[str, ...] | None = () if pointer == "" and key == "payload" else None
+                    crel: tuple[str | int, ...] | None = () if pointer == "" and key == "payload" else None
                 else:
                     crel = (*rel, key)
                 stack.append((child, ptr, crel, parent, key, depth))
                 continue
             if rel is not None and self.verbatim:
-                shape = self.verbatim.get(tuple("*" if p.isdigit() else p for p in rel))
+                shape = self.verbatim.get(tuple("*" if type(p) is int else p for p in rel))
                 if shape is not None:
                     parent[slot] = self.verbatim_value(node, pointer, shape)
                     continue
@@ -321,7 +321,7 @@ class _Builder:
                 items: list[Any] = [None] * len(node.value)
                 parent[slot] = items if depth <= _BUILD_DEPTH else []
                 for i in range(len(node.value) - 1, -1, -1):
-                    crel2 = None if rel is None else (*rel, str(i))
+                    crel2 = None if rel is None else (*rel, i)
                     stack.append((node.value[i], f"{pointer}/{i}", crel2, items, i, depth + 1))
             elif kind == _scan.STR:
                 if node.lone:
@@ -383,14 +383,20 @@ def _node_at(root: _scan.Node, pointer: str) -> _scan.Node | None:
             return None
         if node.kind == _scan.OBJ:
             node = node.member(tok.replace("~1", "/").replace("~0", "~"))
-        elif node.kind == _scan.ARR and tok.isdigit() and int(tok) < len(node.value):  # type: ignore[arg-type]
+        elif node.kind == _scan.ARR and tok.isascii() and tok.isdigit() and int(tok) < len(node.value):  # type: ignore[arg-type]
             node = node.value[int(tok)]  # type: ignore[index]
         else:
             return None
     return node
 
 
+# msgspec.convert names Python types where msgspec.json names JSON ones: speak JSON.
+_JSON_NAMES = (("`list`", "`array`"), ("`dict`", "`object`"), ("`NoneType`", "`null`"))
+
+
 def _schema_error(message: str, root: _scan.Node, text: str) -> DecodeError:
+    for py, js in _JSON_NAMES:
+        message = message.replace(py, js)
     m = _PATH.fullmatch(message)
     what, pointer = (m.group(1), _pointer(m.group(2))) if m else (message, "")
     node = _node_at(root, pointer)

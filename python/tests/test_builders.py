@@ -178,3 +178,9 @@ def test_aggregator_keys_segments_by_origin() -> None:
     agg.feed(om.partial_text("start", "main", timestamp=TS))
     agg.feed(om.with_origin(om.partial_text("start", "child", timestamp=TS), "kid"))
     assert sorted(seg.text for seg in agg.open.values()) == ["child", "main"]
+
+
+def test_empty_verbatim_values_are_omitted_as_the_reference_builders_do() -> None:
+    for empty in ({}, b"{}", "{ }"):
+        assert b"fidelity" not in om.encode(om.assistant_text("x", fidelity=empty, timestamp=TS))
+    assert b"output" not in om.encode(om.hook("stop", "h", output={}, timestamp=TS))

@@ -358,3 +358,14 @@ def test_cli_usage_errors() -> None:
     assert _cli().returncode == 2
     assert _cli("--impl", "python", "--case", "no-such-case").returncode == 2
     assert _cli("--impl", "python", "--expected-failures", "/nonexistent").returncode == 2
+
+
+def test_python_testee_answers_empty_and_multi_line_inputs_without_crashing() -> None:
+    import base64
+
+    from omnimessage.conformance.testee import Binding, handle
+
+    empty = handle(Binding(), {"id": 1, "input": ""})
+    assert (empty["result"], empty["category"]) == ("refused", "invalid_json")
+    two = base64.b64encode(b'{"a":1}\n{"b":2}\n').decode()
+    assert handle(Binding(), {"id": 2, "input": two})["result"] == "skipped"

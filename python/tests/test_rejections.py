@@ -313,3 +313,16 @@ def test_integer_spelled_number_beyond_double_range() -> None:
     with pytest.raises(om.DecodeError) as exc:
         om.decode(line)
     assert (exc.value.category, exc.value.pointer) == ("invalid_number", "/payload/retry_in_ms")
+
+
+def test_digit_like_keys_are_not_array_indices_for_verbatim_paths() -> None:
+    line = ev('{"type":"tool_list_ready","tools":{"²":{"name":"a","description":"d","parameters":{"a":1,"a":2}}}}'.encode())
+    with pytest.raises(om.DecodeError) as exc:
+        om.decode(line)
+    assert (exc.value.category, exc.value.pointer) == ("duplicate_key", "/payload/tools/²/parameters/a")
+
+
+def test_type_names_in_details_are_json_names() -> None:
+    with pytest.raises(om.DecodeError) as exc:
+        om.decode(b'{"timestamp":"t","type":["model_msg"],"payload":{}}')
+    assert "`array`" in exc.value.detail and "list" not in exc.value.detail

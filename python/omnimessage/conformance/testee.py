@@ -17,7 +17,7 @@ from typing import IO, Any
 
 from .. import __version__
 from .._generated.models import DEFAULT_MAX_LINE_BYTES, Message
-from ..codec import OpaqueMessage, encode
+from ..codec import OpaqueMessage, decode, encode
 from ..errors import DecodeError
 from ..reader import iter_messages
 from .suite import PROTOCOL_VERSION
@@ -35,6 +35,8 @@ class Binding:
     def read_line(self, data: bytes, *, lenient: bool, max_line_bytes: int) -> Message | OpaqueMessage:
         """Decode the single line of `data` (a one-line JSON Lines file); raises DecodeError."""
         lines = list(iter_messages(io.BytesIO(data), lenient=lenient, max_line_bytes=max_line_bytes))
+        if not lines:  # empty input: an empty line, which strict decoding refuses
+            return decode(data, lenient=lenient)
         if len(lines) != 1:
             raise ValueError(f"the input holds {len(lines)} lines; the protocol sends exactly one")
         line = lines[0]
@@ -59,7 +61,10 @@ def handle(binding: Binding, req: dict[str, Any]) -> dict[str, Any]:
     try:
         msg = binding.read_line(data, lenient=lenient, max_line_bytes=limit)
         out = binding.encode(msg)
-    except DecodeError as err:
+    except ValueError as exc:
+        if not isinstance(exc, DecodeError):
+            return {"id": cid, "result": "skipped", "reason": str(exc)}
+        err = exc
         resp: dict[str, Any] = {"id": cid, "result": "refused", "category": err.category, "pointer": err.pointer}
         if err.offset is not None:
             resp["offset"] = err.offset
