@@ -9,13 +9,13 @@ TS_STAMP := $(TS_DIR)/.setup-stamp
 # target:directory pairs of everything the generator writes (all committed).
 GENERATED := python:python/omnimessage/_generated markdown:docs typescript:typescript/src/generated
 
-.PHONY: ts-test setup generate check-generated lint test demo bench fuzz fuzz-short clean
+.PHONY: ts-test setup generate check-generated lint test demo bench bench-quick fuzz fuzz-short clean
 
 setup: $(STAMP) $(TS_STAMP)
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,bench]'
 	@touch $(STAMP)
 
 # The TypeScript binding: pinned dev tools from the lock file, then the build (dist/).
@@ -49,6 +49,18 @@ lint: setup
 
 test: setup check-generated lint ts-test
 	$(BIN)/pytest
+	@$(MAKE) --no-print-directory fuzz-short
+	@$(MAKE) --no-print-directory bench-quick
+
+# Throughput side by side with the peers (about 10 minutes; BENCH_SCALE scales the corpora):
+# writes bench/results.json, bench/RESULTS.md and bench/throughput.png.
+bench: setup
+	$(BIN)/python bench/run.py
+
+# One-minute smoke run of the same harness, so it never rots (its numbers mean nothing).
+bench-quick: setup
+	@$(BIN)/python bench/run.py --quick > .bench-quick.log 2>&1 || { cat .bench-quick.log; exit 1; }
+	@echo "bench-quick: the harness ran every task ($$(grep -c 'MB/s' .bench-quick.log) measurements)"
 
 # Coverage-guided fuzzing (atheris): FUZZ_SECONDS per target; crashes land in fuzz/crashes-new/.
 FUZZ_SECONDS ?= 600

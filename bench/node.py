@@ -17,7 +17,8 @@ NODE_IMPLS = [
     ("decode_validate", "omnimessage-typescript", ""),
     ("decode_validate", "json-parse", "JSON.parse only: the floor"),
     ("decode_validate", "json-parse+ajv", "JSON.parse + ajv (2020-12, compiled)"),
-    ("roundtrip", "omnimessage-typescript", ""),
+    ("roundtrip", "omnimessage-typescript", "an unchanged decoded message encodes to its retained line (checked)"),
+    ("roundtrip", "omnimessage-typescript-reserialise", "retainSource: false: every message serialised again"),
     ("roundtrip", "json-parse+stringify", "JSON.parse + JSON.stringify, no validation"),
 ]
 

@@ -49,6 +49,14 @@ TARGETS = [
         0.3,
     ),
     (
+        "TypeScript roundtrip, every message re-serialised, vs JSON.parse",
+        "roundtrip",
+        "trace",
+        "omnimessage-typescript-reserialise",
+        ("decode_validate", "json-parse"),
+        0.3,
+    ),
+    (
         "validate_rules (trace) vs our decode_validate",
         "validate_rules",
         "trace",
