@@ -209,3 +209,23 @@ class Model:
                 if acc:
                     out[(env.struct.tag, self.structs[member].tag)] = acc
         return out
+
+    def number_paths(self, name: str) -> list[tuple[str, ...]]:
+        """Paths (from struct `name`) to `number` values, which take ECMAScript number
+        spelling; `*` is any array index."""
+        out: list[tuple[str, ...]] = []
+
+        def walk(t: TypeRef, path: tuple[str, ...]) -> None:
+            if isinstance(t, Prim) and t.kind == "number":
+                out.append(path)
+            elif isinstance(t, AnyOf):
+                if any(isinstance(o, Prim) and o.kind == "number" for o in t.options):
+                    out.append(path)
+            elif isinstance(t, StructRef):
+                for f in self.structs[t.name].fields:
+                    walk(f.type, (*path, f.name))
+            elif isinstance(t, ArrayOf):
+                walk(t.item, (*path, "*"))
+
+        walk(StructRef(name), ())
+        return out

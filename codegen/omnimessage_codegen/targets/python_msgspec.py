@@ -72,26 +72,6 @@ def field_type(f: Field, aliases: Mapping[str, object]) -> str:
     return f"{base} | UnsetType"
 
 
-def number_paths(model: Model, name: str) -> list[tuple[str, ...]]:
-    """Paths (from a struct) to `number` values, which need ECMAScript number spelling."""
-    out: list[tuple[str, ...]] = []
-
-    def walk(t: TypeRef, path: tuple[str, ...]) -> None:
-        if isinstance(t, Prim) and t.kind == "number":
-            out.append(path)
-        elif isinstance(t, AnyOf):
-            if any(isinstance(o, Prim) and o.kind == "number" for o in t.options):
-                out.append(path)
-        elif isinstance(t, StructRef):
-            for f in model.structs[t.name].fields:
-                walk(f.type, (*path, f.name))
-        elif isinstance(t, ArrayOf):
-            walk(t.item, (*path, "*"))
-
-    walk(StructRef(name), ())
-    return out
-
-
 def render(model: Model) -> dict[str, str]:
     env = environment()
     env.filters["py_type"] = py_type
@@ -102,7 +82,7 @@ def render(model: Model) -> dict[str, str]:
         "m": model,
         "structs": model.structs_in_dependency_order(),
         "envelope_names": {e.struct.name for e in model.envelopes},
-        "number_paths": {n: number_paths(model, n) for n in payload_structs if number_paths(model, n)},
+        "number_paths": {n: model.number_paths(n) for n in payload_structs if model.number_paths(n)},
     }
     tag_to_class = {(e.struct.tag, model.structs[m].tag): m for e in model.envelopes for m in model.payload_members(e)}
     ctx["verbatim_by_class"] = {tag_to_class[k]: v for k, v in model.verbatim_locations().items()}

@@ -499,26 +499,6 @@ def usage(model: Model) -> dict[str, object]:
     }
 
 
-def number_paths(model: Model, name: str) -> list[tuple[str, ...]]:
-    """Paths (from an object) to `number` values, which take ECMAScript number spelling."""
-    out: list[tuple[str, ...]] = []
-
-    def walk(t: TypeRef, path: tuple[str, ...]) -> None:
-        if isinstance(t, Prim) and t.kind == "number":
-            out.append(path)
-        elif isinstance(t, AnyOf):
-            if any(isinstance(o, Prim) and o.kind == "number" for o in t.options):
-                out.append(path)
-        elif isinstance(t, StructRef):
-            for f in model.structs[t.name].fields:
-                walk(f.type, (*path, f.name))
-        elif isinstance(t, ArrayOf):
-            walk(t.item, (*path, "*"))
-
-    walk(StructRef(name), ())
-    return out
-
-
 def param(name: str, body: list[str]) -> str:
     """A parameter's name, `_`-prefixed when the body does not use it (`noUnusedParameters`)."""
     used = any(re.search(rf"\b{re.escape(name)}\b", line) for line in body)
@@ -579,7 +559,7 @@ def render(model: Model) -> dict[str, str]:
         "checkers": {st.name: struct_checker(model, st) for st in structs},
         "verbatim": verbatim,
         "payload_by_tag": payload_by_tag,
-        "number_paths": {n: number_paths(model, n) for n in sorted(payload_structs) if number_paths(model, n)},
+        "number_paths": {n: model.number_paths(n) for n in sorted(payload_structs) if model.number_paths(n)},
         "limits": model.limits,
         "uses": usage(model),
         "param": param,
