@@ -14,7 +14,9 @@ Needs the `pydantic` extra (`pip install 'omnimessage[pydantic]'`).
 
 from __future__ import annotations
 
+import copy
 import importlib
+import json
 from typing import Any
 
 from ..loader import schema_path
@@ -27,6 +29,20 @@ HEADER = (
 )
 
 
+def _discriminated(model: Model) -> dict[str, Any]:
+    """The schema with every payload union flattened and marked `discriminator: type`, so the
+    models validate a union by its tag (pydantic's fast form) instead of trying each member."""
+    doc: dict[str, Any] = copy.deepcopy(json.loads(schema_path().read_text(encoding="utf-8")))
+    for name, union in model.unions.items():
+        doc["$defs"][name] = {
+            "description": union.description,
+            "oneOf": [{"$ref": f"#/$defs/{member}"} for member in union.members],
+            "discriminator": {"propertyName": "type"},
+        }
+    doc["discriminator"] = {"propertyName": "type"}
+    return doc
+
+
 def render(model: Model) -> dict[str, str]:
     try:
         dmcg: Any = importlib.import_module("datamodel_code_generator")
@@ -34,9 +50,8 @@ def render(model: Model) -> dict[str, str]:
         raise ImportError(
             "the `pydantic` target needs datamodel-code-generator: pip install 'omnimessage[pydantic]'"
         ) from exc
-    source = schema_path().read_text(encoding="utf-8")
     code = dmcg.generate(
-        source,
+        json.dumps(_discriminated(model)),
         input_file_type=dmcg.InputFileType.JsonSchema,
         output_model_type=dmcg.DataModelType.PydanticV2BaseModel,
         target_python_version=dmcg.PythonVersion.PY_311,

@@ -724,6 +724,32 @@ class SessionMetaMessage(BaseModel):
     ] = None
 
 
+class CompleteModelPayload(
+    RootModel[
+        TextPayload
+        | ThinkingPayload
+        | InlineThinkingPayload
+        | ToolCallPayload
+        | ToolCallOutputPayload
+        | ImageUrlPayload
+        | InlineDataPayload
+    ]
+):
+    root: Annotated[
+        TextPayload | ThinkingPayload | InlineThinkingPayload | ToolCallPayload | ToolCallOutputPayload | ImageUrlPayload | InlineDataPayload,
+        Field(description="The seven complete model payloads: what traces store and models see.", discriminator="type"),
+    ]
+
+
+class PartialModelPayload(
+    RootModel[PartialTextPayload | PartialThinkingPayload | PartialToolCallPayload | PartialToolCallOutputPayload]
+):
+    root: Annotated[
+        PartialTextPayload | PartialThinkingPayload | PartialToolCallPayload | PartialToolCallOutputPayload,
+        Field(description="The four streaming fragments: live streams only, never stored.", discriminator="type"),
+    ]
+
+
 class McpConnectEndPayload(BaseModel):
     """
     The MCP connect phase ended; pairs with the preceding `mcp_connect_begin`.
@@ -757,7 +783,7 @@ class ModelMessage(BaseModel):
     type: Annotated[Literal["model_msg"], Field(description="Envelope discriminator: always `model_msg`.")]
     payload: Annotated[
         TextPayload | ThinkingPayload | InlineThinkingPayload | ToolCallPayload | ToolCallOutputPayload | ImageUrlPayload | InlineDataPayload | PartialTextPayload | PartialThinkingPayload | PartialToolCallPayload | PartialToolCallOutputPayload,
-        Field(description="The model content."),
+        Field(description="The model content.", discriminator="type"),
     ]
     origin: Annotated[
         list[str] | None,
@@ -780,7 +806,7 @@ class EventMessage(BaseModel):
     type: Annotated[Literal["event_msg"], Field(description="Envelope discriminator: always `event_msg`.")]
     payload: Annotated[
         ToolListReadyPayload | McpConnectBeginPayload | McpConnectEndPayload | RequestBeginPayload | RequestEndPayload | ApprovalDecisionPayload | TokenUsagePayload | CompactionBeginPayload | CompactionEndPayload | AbortPayload | SubagentPayload | HookPayload,
-        Field(description="The event."),
+        Field(description="The event.", discriminator="type"),
     ]
     origin: Annotated[
         list[str] | None,
@@ -796,6 +822,7 @@ class OmniMessage(RootModel[SessionMetaMessage | ModelMessage | EventMessage]):
         SessionMetaMessage | ModelMessage | EventMessage,
         Field(
             description='One OmniMessage: a JSON object on one line of UTF-8 JSON Lines, the same structure whether it is streamed to a client, stored in a trace or fed back to a model. The root is one of three envelope kinds (`session_meta`, `model_msg`, `event_msg`), each with a payload discriminated by its `type`.\n\nNormative conventions of this schema (the full wire contract is schema/README.md):\n- The order in which `properties` are listed is the canonical key order, the order the reference producer writes. A canonical encoder writes keys in exactly this order, each optional key only when it is set, with no insignificant whitespace; `type` discriminators come first in payloads, and `origin` comes last in the envelope.\n- Values marked `"x-omnimessage-verbatim": true` are opaque JSON carried as their exact source bytes: whitespace, key order, duplicate keys, number spelling and escapes inside them survive unchanged. The schema still states their shape.\n- Integer fields are JSON integers within +/-(2^53-1), written without fraction or exponent.\n- `x-omnimessage-rejections` names the categories a strict decoder refuses a line with (`lexical`: invisible to JSON Schema, which sees parsed values); `x-omnimessage-limits` states the limits: `max_depth` counts every object and array level from the envelope (a decoder refuses deeper input as `too_deep`), readers accept lines of at least `min_supported_line_bytes`.',
+            discriminator="type",
             title="OmniMessage",
         ),
     ]

@@ -37,6 +37,20 @@ CATEGORIES = {  # pydantic error type -> rejection category
 }
 
 
+TAGS = {  # every envelope and payload `type` value: the discriminated unions' branch names
+    f.default
+    for cls in vars(models).values()
+    if isinstance(cls, type) and issubclass(cls, pydantic.BaseModel) and cls is not pydantic.BaseModel
+    for name, f in cls.model_fields.items()
+    if name == "type" and isinstance(f.default, str)
+} | {
+    a
+    for cls in vars(models).values()
+    if isinstance(cls, type) and issubclass(cls, pydantic.BaseModel) and "type" in getattr(cls, "model_fields", {})
+    for a in getattr(cls.model_fields["type"].annotation, "__args__", ())
+    if isinstance(a, str)
+}
+
 # Tuning: keep fidelity's members (the generated empty model would drop them all).
 models.Fidelity.model_config["extra"] = "allow"
 for _cls in vars(models).values():
@@ -45,7 +59,14 @@ for _cls in vars(models).values():
 
 
 def _loc(e):
-    return [p for p in e["loc"] if not (isinstance(p, str) and p[:1].isupper())]  # drop union branch names
+    # Drop union branch names: a class name (plain unions) or, for the discriminated unions,
+    # the tag value pydantic inserts after the union's position (first, or after `payload`).
+    loc = e["loc"]
+    return [
+        p
+        for i, p in enumerate(loc)
+        if not (isinstance(p, str) and (p[:1].isupper() or (p in TAGS and (i == 0 or loc[i - 1] == "payload"))))
+    ]
 
 
 def _branch(e):
@@ -64,6 +85,9 @@ def refusal(err):
     category = CATEGORIES.get(kind, "wrong_type" if kind.endswith("_type") else "invalid_value")
     if first in mismatch:
         category = "unknown_type"
+    if kind in ("union_tag_invalid", "union_tag_not_found"):  # a discriminated union's tag: at `type`
+        loc = [*loc, "type"]
+        category = "unknown_type" if kind == "union_tag_invalid" else "missing_field"
     pointer = "".join(f"/{p}" for p in loc)
     return {"result": "refused", "category": category, "pointer": pointer, "message": first["msg"]}
 
