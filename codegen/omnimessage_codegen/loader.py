@@ -33,6 +33,7 @@ from .model import (
 )
 
 VERBATIM_KEYWORD = "x-omnimessage-verbatim"
+FRAGMENT_KEYWORD = "x-omnimessage-fragment-of"
 _SCHEMA_FILE = "omnimessage.schema.json"
 
 
@@ -150,7 +151,11 @@ def build_model(doc: dict[str, Any]) -> Model:
             unknown = required - set(d["properties"])
             if unknown:
                 raise SchemaShapeError(f"{where}: required names unknown properties {sorted(unknown)}")
-            model.structs[name] = Struct(name, d["description"], tuple(fields), tag, tuple(d.get("examples", ())))
+            frag = d.get(FRAGMENT_KEYWORD)
+            fragment_of = (str(frag["payload"]), str(frag["field"])) if frag else None
+            model.structs[name] = Struct(
+                name, d["description"], tuple(fields), tag, tuple(d.get("examples", ())), fragment_of
+            )
 
     for name, d in defs.items():
         if kinds[name] == "union":
@@ -168,6 +173,18 @@ def build_model(doc: dict[str, Any]) -> Model:
             if model.structs[m].tag is None:
                 raise SchemaShapeError(f"#/$defs/{m}: union members need a `type` const discriminator")
         model.unions[name] = Union_(u.name, u.description, members, u.parts)
+
+    for st in model.structs.values():
+        if st.fragment_of is None:
+            continue
+        complete, frag_field = st.fragment_of
+        where = f"#/$defs/{st.name}/{FRAGMENT_KEYWORD}"
+        if complete not in model.structs:
+            raise SchemaShapeError(f"{where}: unknown payload {complete!r}")
+        for owner in (st, model.structs[complete]):
+            f = next((f for f in owner.fields if f.name == frag_field), None)
+            if f is None or f.type != Prim("string") or not f.required:
+                raise SchemaShapeError(f"{where}: {owner.name} needs a required string field {frag_field!r}")
 
     envelopes = []
     for i, o in enumerate(doc["oneOf"]):

@@ -83,6 +83,7 @@ class Struct:
     fields: tuple[Field, ...]
     tag: str | None = None  # value of the `type` discriminator, when the object has one
     examples: tuple[object, ...] = ()
+    fragment_of: tuple[str, str] | None = None  # a streaming partial: (complete struct, fragment field)
 
     @property
     def optional_fields(self) -> tuple[Field, ...]:

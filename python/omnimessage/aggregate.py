@@ -18,9 +18,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from msgspec import UNSET
+from msgspec import UNSET, Struct
 
 from ._generated import models as m
+from ._generated.models import FRAGMENT_OF
 from .guards import is_partial
 
 __all__ = ["Aggregator", "Segment", "SegmentKey"]
@@ -28,20 +29,10 @@ __all__ = ["Aggregator", "Segment", "SegmentKey"]
 SegmentKey = tuple[tuple[str, ...], str, str | None]
 """(origin chain, partial type, tool_call_id or None)."""
 
-_TEXT_FIELD: dict[type, str] = {
-    m.PartialTextPayload: "text",
-    m.PartialThinkingPayload: "thinking",
-    m.PartialToolCallPayload: "arguments",
-    m.PartialToolCallOutputPayload: "output",
-}
-_COMPLETE_OF: dict[type, type] = {
-    m.PartialTextPayload: m.TextPayload,
-    m.PartialThinkingPayload: m.ThinkingPayload,
-    m.PartialToolCallPayload: m.ToolCallPayload,
-    m.PartialToolCallOutputPayload: m.ToolCallOutputPayload,
-}
-
-_TAG: dict[type, str] = {cls: str(cls.__struct_config__.tag) for cls in _TEXT_FIELD}  # type: ignore[attr-defined]
+# partial class -> (complete class, fragment field), from the schema's `x-omnimessage-fragment-of`
+_TEXT_FIELD: dict[type, str] = {cls: field for cls, (_, field) in FRAGMENT_OF.items()}
+_COMPLETE_OF: dict[type, type[Struct]] = {cls: complete for cls, (complete, _) in FRAGMENT_OF.items()}
+_TAG: dict[type, str] = {cls: str(cls.__struct_config__.tag) for cls in FRAGMENT_OF}
 
 
 @dataclass
@@ -63,14 +54,20 @@ class Segment:
         last = self.closed or self.first
         partial: Any = last.payload
         cls = _COMPLETE_OF[type(partial)]
-        kwargs: dict[str, Any] = {"role": partial.role, _TEXT_FIELD[type(partial)]: self.text}
-        if cls is m.ToolCallPayload:
-            kwargs.update(name=partial.name, tool_call_id=partial.tool_call_id)
-        if cls is m.ToolCallOutputPayload:
-            kwargs.update(tool_call_id=partial.tool_call_id, images=self.images or UNSET)
+        fragment_field = _TEXT_FIELD[type(partial)]
         stop = partial.stop_reason if self.closed is not None else "aborted"
-        kwargs["stop_reason"] = "completed" if stop is UNSET else stop
-        return m.ModelMessage(timestamp=last.timestamp, payload=cls(**kwargs), origin=last.origin)
+        kwargs: dict[str, Any] = {}
+        for name in cls.__struct_fields__:  # the complete payload's fields, from the fragments
+            if name == fragment_field:
+                kwargs[name] = self.text
+            elif name == "stop_reason":
+                kwargs[name] = "completed" if stop is UNSET else stop
+            elif name == "images":  # not incremental: the one delta that carried them
+                kwargs[name] = self.images or UNSET
+            elif name in partial.__struct_fields__:
+                kwargs[name] = getattr(partial, name)
+        payload: Any = cls(**kwargs)  # one of the complete model payloads
+        return m.ModelMessage(timestamp=last.timestamp, payload=payload, origin=last.origin)
 
 
 def segment_key(msg: m.ModelMessage) -> SegmentKey:

@@ -21,17 +21,16 @@
 import type * as t from "./generated/types.js";
 import type { OpaqueMessage } from "./codec.js";
 import { isCompleteModelMessage, isPartialMessage } from "./guards.js";
+import { FRAGMENT_OF } from "./generated/schema.js";
 
 type Message = t.OmniMessage | OpaqueMessage;
 type PartialMessage = t.ModelMessage<t.PartialModelPayload>;
 
-/** The complete payload `type` of each partial one, and the field its fragments add up. */
-const COMPLETE_OF = {
-  partial_text: ["text", "text"],
-  partial_thinking: ["thinking", "thinking"],
-  partial_tool_call: ["tool_call", "arguments"],
-  partial_tool_call_output: ["tool_call_output", "output"],
-} as const satisfies Record<t.PartialModelPayload["type"], readonly [t.CompleteModelPayload["type"], string]>;
+/** The complete payload `type` of each partial one, and the field its fragments add up (from the schema). */
+const COMPLETE_OF = FRAGMENT_OF satisfies Record<
+  t.PartialModelPayload["type"],
+  readonly [t.CompleteModelPayload["type"], string]
+>;
 
 const PARTIAL_OF: ReadonlyMap<string, t.PartialModelPayload["type"]> = new Map(
   Object.entries(COMPLETE_OF).map(([p, [c]]) => [c, p as t.PartialModelPayload["type"]]),

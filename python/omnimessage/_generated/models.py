@@ -20,6 +20,9 @@ survive unchanged. The schema still states their shape.
 states the limits: `max_depth` counts every object and array level from the envelope (a
 decoder refuses deeper input as `too_deep`), readers accept lines of at least
 `min_supported_line_bytes`.
+- `x-omnimessage-fragment-of` on a streaming partial names the complete payload its segment
+adds up to and the string field whose fragments, joined, equal that payload's field of the
+same name (the streaming discipline).
 
 Absent optional fields are `msgspec.UNSET`; verbatim values are `msgspec.Raw` holding the
 exact source bytes. Encode with `omnimessage.encode` for the canonical bytes (msgspec's own
@@ -1141,6 +1144,15 @@ NUMBER_LOCATIONS: Final[dict[type[Struct], tuple[tuple[str, ...], ...]]] = {
 }
 """Payload class -> paths of `number` values (written with ECMAScript number spelling)."""
 
+FRAGMENT_OF: Final[dict[type[Struct], tuple[type[Struct], str]]] = {
+    PartialTextPayload: (TextPayload, "text"),
+    PartialThinkingPayload: (ThinkingPayload, "thinking"),
+    PartialToolCallPayload: (ToolCallPayload, "arguments"),
+    PartialToolCallOutputPayload: (ToolCallOutputPayload, "output"),
+}
+"""Streaming partial class -> (the complete payload class its segment adds up to, the string
+field whose fragments, joined, equal the complete payload's field of the same name)."""
+
 __all__ = [
     "SCHEMA_ID",
     "REJECTION_CATEGORIES",
@@ -1222,6 +1234,7 @@ __all__ = [
     "PAYLOAD_CLASSES",
     "VERBATIM_LOCATIONS",
     "NUMBER_LOCATIONS",
+    "FRAGMENT_OF",
     "UNSET",
     "UnsetType",
     "Raw",

@@ -17,6 +17,7 @@ from typing import Any, Final
 import msgspec
 
 from .._generated.models import (
+    FRAGMENT_OF,
     UNSET,
     AbortPayload,
     ApprovalDecisionPayload,
@@ -71,17 +72,10 @@ _NONE: Final[tuple[()]] = ()
 # Findings about values, not given for a message that had to be repaired after a refusal
 # (the refusal itself is reported; its neutralised fields would only echo it).
 _VALUE_RULES: Final = frozenset({"OM305", "OM306", "OM307", "OM405", "OM408", "OM501", "OM502", "OM506"})
-_PART_NAMES: Final[dict[type, str]] = {
-    PartialTextPayload: "partial_text",
-    PartialThinkingPayload: "partial_thinking",
-    PartialToolCallPayload: "partial_tool_call",
-    PartialToolCallOutputPayload: "partial_tool_call_output",
-}
+# partial class -> its `type`, and -> the `type` of the complete payload it streams (from the schema)
+_PART_NAMES: Final[dict[type, str]] = {cls: str(cls.__struct_config__.tag) for cls in FRAGMENT_OF}
 _COMPLETE_NAMES: Final[dict[type, str]] = {
-    PartialTextPayload: "text",
-    PartialThinkingPayload: "thinking",
-    PartialToolCallPayload: "tool_call",
-    PartialToolCallOutputPayload: "tool_call_output",
+    cls: str(complete.__struct_config__.tag) for cls, (complete, _) in FRAGMENT_OF.items()
 }
 
 

@@ -177,3 +177,14 @@ export const NUMBER_LOCATIONS: Readonly<Record<string, readonly string[]>> = Obj
   RequestEndPayload: Object.freeze(["retry_in_ms"]),
   SessionMetaPayload: Object.freeze(["model_context_window"]),
 });
+
+/**
+ * Streaming partial `type` -> [the complete payload `type` its segment adds up to, the string
+ * field whose fragments, joined, equal the complete payload's field of the same name].
+ */
+export const FRAGMENT_OF = Object.freeze({
+  partial_text: ["text", "text"],
+  partial_thinking: ["thinking", "thinking"],
+  partial_tool_call: ["tool_call", "arguments"],
+  partial_tool_call_output: ["tool_call_output", "output"],
+} as const);

@@ -20,6 +20,9 @@
  * (`lexical`: invisible to JSON Schema, which sees parsed values); `x-omnimessage-limits` states
  * the limits: `max_depth` counts every object and array level from the envelope (a decoder refuses
  * deeper input as `too_deep`), readers accept lines of at least `min_supported_line_bytes`.
+ * - `x-omnimessage-fragment-of` on a streaming partial names the complete payload its segment adds
+ * up to and the string field whose fragments, joined, equal that payload's field of the same name
+ * (the streaming discipline).
  *
  * Optional keys are `?` and are absent when not set (`undefined` counts as absent when
  * encoding); verbatim values are {@link VerbatimJson} objects holding their exact source text.
