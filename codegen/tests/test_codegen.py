@@ -84,8 +84,21 @@ def _broken(mutate: object) -> dict[str, object]:
         (lambda d: d["$defs"]["TextPayload"]["properties"]["text"].__setitem__("$ref", "other.json#/x"), "only local"),
         (lambda d: d["$defs"]["TextPayload"]["required"].append("nope"), "unknown properties"),
         (lambda d: d["$defs"]["ToolDefinition"]["properties"]["parameters"].__setitem__("type", "array"), "verbatim"),
+        (lambda d: d["$defs"]["PartialTextPayload"]["x-omnimessage-fragment-of"].__setitem__("field", "nope"), "string field"),
+        (lambda d: d["$defs"]["PartialTextPayload"]["x-omnimessage-fragment-of"].__setitem__("payload", "X"), "unknown payload"),
     ],
 )
 def test_unknown_constructs_fail_loudly(mutate: object, message: str) -> None:
     with pytest.raises(SchemaShapeError, match=message):
         build_model(_broken(mutate))
+
+
+def test_every_partial_streams_a_complete_payload() -> None:
+    m = load_schema()
+    partials = m.unions["PartialModelPayload"].members
+    assert {p: m.structs[p].fragment_of for p in partials} == {
+        "PartialTextPayload": ("TextPayload", "text"),
+        "PartialThinkingPayload": ("ThinkingPayload", "thinking"),
+        "PartialToolCallPayload": ("ToolCallPayload", "arguments"),
+        "PartialToolCallOutputPayload": ("ToolCallOutputPayload", "output"),
+    }
