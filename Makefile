@@ -7,7 +7,7 @@ TS_DIR   := typescript
 TS_STAMP := $(TS_DIR)/.setup-stamp
 
 # target:directory pairs of everything the generator writes (all committed).
-GENERATED := python:python/omnimessage/_generated markdown:docs typescript:typescript/src/generated
+GENERATED := python:python/omnimessage/_generated markdown:docs typescript:typescript/src/generated pydantic:conformance/baselines/pydantic
 
 .PHONY: ts-test setup generate check-generated lint test demo bench bench-quick fuzz fuzz-short clean
 
