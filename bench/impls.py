@@ -166,7 +166,7 @@ def python_impls() -> list[Impl]:
         Impl("decode_validate", "msgspec-untyped", _msgspec_untyped, "parse only: the floor"),
         Impl("decode_validate", "orjson+jsonschema_rs", _orjson_jsonschema_rs()),
         Impl("decode_validate", "fastjsonschema", _fastjsonschema(), "orjson parse + fastjsonschema"),
-        Impl("decode_validate", "jsonschema", _jsonschema(), "on a slice, extrapolated", slice_bytes=2 << 20),
+        Impl("decode_validate", "jsonschema", _jsonschema(), "Draft202012Validator", slice_bytes=2 << 20),
         Impl("roundtrip", "omnimessage-python", _om_roundtrip),
         Impl("roundtrip", "msgspec-untyped", _msgspec_roundtrip, "parse + encode, no validation"),
     ]
