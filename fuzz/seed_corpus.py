@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 import sys
 from pathlib import Path
 
@@ -16,16 +15,12 @@ def seeds() -> list[bytes]:
         out += f.read_bytes().splitlines()
     for f in sorted((ROOT / "conformance").rglob("*.jsonl")) if (ROOT / "conformance").exists() else []:
         out += [line for line in f.read_bytes().splitlines() if len(line) < 100_000]
-    manifest = ROOT / "conformance" / "manifest.json"
-    if manifest.exists():
-        import base64
+    if (ROOT / "conformance" / "manifest.json").exists():
+        from omnimessage.conformance.suite import load_suite
 
-        for case in json.loads(manifest.read_text()).get("cases", []):
-            inp = case.get("input", {})
-            if isinstance(inp, dict) and "base64" in inp:
-                data = base64.b64decode(inp["base64"])
-                if len(data) < 100_000:
-                    out.append(data)
+        for case in load_suite(ROOT / "conformance").cases:  # inline base64 and compact parts included
+            if case.source in ("base64", "parts") and len(case.input) < 100_000:
+                out.append(case.input)
     for crash in sorted((ROOT / "fuzz" / "crashes").glob("*")) if (ROOT / "fuzz" / "crashes").exists() else []:
         out.append(crash.read_bytes())
     return out

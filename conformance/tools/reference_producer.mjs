@@ -17,8 +17,16 @@ const defs = schema.$defs;
 const manifest = JSON.parse(readFileSync(join(suite, "manifest.json"), "utf8"));
 
 const files = new Map();
+/** The bytes of a compact `{parts: [...]}` source: each piece (`text` as UTF-8, or `base64`) repeated `repeat` times. */
+function partsBytes(parts) {
+  return Buffer.concat(parts.map((p) => {
+    const piece = p.text !== undefined ? Buffer.from(p.text, "utf8") : Buffer.from(p.base64, "base64");
+    return Buffer.alloc(piece.length * (p.repeat ?? 1), piece);
+  }));
+}
 function lineOf(src) {
   if (src.base64 !== undefined) return Buffer.from(src.base64, "base64");
+  if (src.parts !== undefined) return partsBytes(src.parts);
   if (!files.has(src.file)) {
     const data = readFileSync(join(suite, src.file));
     const lines = [];

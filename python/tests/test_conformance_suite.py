@@ -62,7 +62,7 @@ def test_inputs_are_single_lines_and_text_fixtures_are_clean() -> None:
     for c in SUITE.cases:
         body = c.input[:-1] if c.input.endswith(b"\n") else c.input
         assert b"\n" not in body, c.id
-        if c.source != "base64":
+        if c.source not in ("base64", "parts"):
             assert c.input.endswith(b"\n"), c.id
             body.decode("utf-8")  # text fixtures hold UTF-8 only
 
@@ -224,6 +224,16 @@ def _write_suite(tmp_path: Path, cases: list[dict[str, object]], lines: bytes = 
             {"id": "roundtrip.a", "group": "roundtrip", "input": {"base64": "e30K"}, "expect": {"kind": "reject"}},
             "category",
         ),
+        ({"id": "roundtrip.a", "group": "roundtrip", "input": {"parts": []}}, "non-empty list"),
+        ({"id": "roundtrip.a", "group": "roundtrip", "input": {"parts": [{"text": "{", "base64": "e30K"}]}}, "a part is"),
+        ({"id": "roundtrip.a", "group": "roundtrip", "input": {"parts": [{"text": "[", "repeat": 0}]}}, "positive"),
+        ({"id": "roundtrip.a", "group": "roundtrip", "input": {"parts": [{"text": "\ud800"}]}}, "lone surrogate"),
+        ({"id": "roundtrip.a", "group": "roundtrip", "input": {"parts": [{"base64": "!!"}]}}, "invalid base64"),
+        (
+            {"id": "roundtrip.a", "group": "roundtrip", "input": {"parts": [{"text": "[", "repeat": 1 << 40}]}},
+            "more than",
+        ),
+        ({"id": "roundtrip.a", "group": "roundtrip", "input": {"parts": [{"text": "{}\n{}\n"}]}}, "more than one line"),
     ],
 )
 def test_loader_refuses_malformed_cases(tmp_path: Path, case: dict[str, object], message: str) -> None:
@@ -247,6 +257,25 @@ def test_loader_splits_fixture_files_on_lf_only(tmp_path: Path) -> None:
     )
     (case,) = load_suite(root).cases
     assert case.input == line and case.output == line[:-1]
+
+
+def test_loader_expands_compact_parts(tmp_path: Path) -> None:
+    c = {
+        "id": "rejection.a",
+        "group": "rejection",
+        "input": {"parts": [{"text": '{"a":'}, {"text": "[", "repeat": 3}, {"base64": "XV0="}, {"text": "]}\n"}]},
+        "expect": {"kind": "canonical", "output": {"parts": [{"text": "ab", "repeat": 2}]}},
+    }
+    (case,) = load_suite(_write_suite(tmp_path, [c])).cases
+    assert case.input == b'{"a":[[[]]]}\n' and case.output == b"abab" and case.source == "parts"
+
+
+def test_huge_hostile_cases_are_compact_in_the_manifest() -> None:
+    manifest = (ROOT / "conformance" / "manifest.json").read_bytes()
+    assert len(manifest) < 1 << 20
+    huge = [c for c in SUITE.cases if c.source == "parts"]
+    assert len(huge) >= 30 and all("hostile" in c.tags for c in huge)
+    assert max(len(c.input) for c in huge) >= 10**6
 
 
 def test_loader_refuses_duplicate_ids_and_other_major_versions(tmp_path: Path) -> None:

@@ -2,7 +2,8 @@
 
 Layout (see `conformance/README.md`): `manifest.json` lists every case; inputs and expected
 outputs are lines of the `.jsonl` fixture files under `cases/` (named by file and 1-based
-line number; lines are split on LF only) or inline base64 for bytes a text file cannot hold.
+line number; lines are split on LF only), inline base64 for bytes a text file cannot hold, or
+compact `parts` (pieces repeated and concatenated) for huge inputs.
 """
 
 from __future__ import annotations
@@ -25,11 +26,12 @@ __all__ = [
     "Case",
     "Suite",
     "SuiteError",
+    "expand_parts",
     "load_suite",
     "suite_dir",
 ]
 
-SUITE_VERSION = "1.0.0"
+SUITE_VERSION = "1.1.0"
 """The version of the case set this code reads (`suite_version` in the manifest)."""
 
 PROTOCOL_VERSION = 1
@@ -73,7 +75,7 @@ class Case:
     lexical: bool = False
     tags: tuple[str, ...] = ()
     features: tuple[str, ...] = ()
-    source: str = ""  # where the input comes from, for messages: `cases/x.jsonl:12` or `base64`
+    source: str = ""  # where the input comes from, for messages: `cases/x.jsonl:12`, `base64` or `parts`
 
     @property
     def optional(self) -> bool:
@@ -148,15 +150,58 @@ def _split_lf(data: bytes) -> list[bytes]:
     return out
 
 
+MAX_PARTS_BYTES = 256 << 20
+"""The largest input a `parts` source may describe."""
+
+
+def _b64(text: Any, where: str) -> bytes:
+    try:
+        return base64.b64decode(text, validate=True)
+    except (binascii.Error, TypeError, ValueError) as exc:
+        raise SuiteError(f"{where}: invalid base64: {exc}") from None
+
+
+def expand_parts(parts: Any, where: str = "parts") -> bytes:
+    """The bytes of a compact `{"parts": [...]}` source: each piece (`text` as UTF-8, or `base64`)
+    repeated `repeat` times (default 1), concatenated."""
+    if not isinstance(parts, list) or not parts:
+        raise SuiteError(f"{where}: parts must be a non-empty list")
+    pieces: list[tuple[bytes, int]] = []
+    total = 0
+    for i, item in enumerate(parts):
+        at = f"{where}[{i}]"
+        if not isinstance(item, dict) or len({"text", "base64"} & set(item)) != 1 or set(item) - {
+            "text", "base64", "repeat"
+        }:
+            raise SuiteError(f"{at}: a part is {{'text' or 'base64', optional 'repeat'}}, got {item!r:.200}")
+        if "text" in item:
+            if not isinstance(item["text"], str):
+                raise SuiteError(f"{at}: text must be a string")
+            try:
+                piece = item["text"].encode("utf-8")
+            except UnicodeEncodeError:
+                raise SuiteError(f"{at}: text holds a lone surrogate (use base64)") from None
+        else:
+            piece = _b64(item["base64"], at)
+        n = item.get("repeat", 1)
+        if not isinstance(n, int) or isinstance(n, bool) or n < 1:
+            raise SuiteError(f"{at}: repeat must be a positive integer")
+        total += len(piece) * n
+        if total > MAX_PARTS_BYTES:
+            raise SuiteError(f"{where}: describes more than {MAX_PARTS_BYTES} bytes")
+        pieces.append((piece, n))
+    return b"".join(piece * n for piece, n in pieces)
+
+
 def _bytes(spec: Any, files: _Files, where: str, *, output: bool) -> tuple[bytes, str]:
-    if not isinstance(spec, dict) or not (set(spec) == {"base64"} or set(spec) == {"file", "line"}):
-        raise SuiteError(f"{where}: expected {{'file', 'line'}} or {{'base64'}}, got {spec!r}")
+    if not isinstance(spec, dict) or not (
+        set(spec) == {"base64"} or set(spec) == {"file", "line"} or set(spec) == {"parts"}
+    ):
+        raise SuiteError(f"{where}: expected {{'file', 'line'}}, {{'base64'}} or {{'parts'}}, got {spec!r:.300}")
     if "base64" in spec:
-        try:
-            data = base64.b64decode(spec["base64"], validate=True)
-        except (binascii.Error, TypeError) as exc:
-            raise SuiteError(f"{where}: invalid base64: {exc}") from None
-        return data, "base64"
+        return _b64(spec["base64"], where), "base64"
+    if "parts" in spec:
+        return expand_parts(spec["parts"], f"{where}: parts"), "parts"
     name, number = spec["file"], spec["line"]
     if not isinstance(name, str) or not isinstance(number, int) or isinstance(number, bool):
         raise SuiteError(f"{where}: file must be a string and line an integer")

@@ -26,15 +26,25 @@ function fileLines(file) {
   return lines;
 }
 
-/** The bytes a case sends: a line of a file (with its LF), or inline base64 as is. */
+/** The bytes of a compact `{parts: [...]}` source: each piece (`text` as UTF-8, or `base64`) repeated `repeat` times. */
+export function partsBytes(parts) {
+  return Buffer.concat(parts.map((p) => {
+    const piece = p.text !== undefined ? Buffer.from(p.text, "utf8") : Buffer.from(p.base64, "base64");
+    return Buffer.alloc(piece.length * (p.repeat ?? 1), piece);
+  }));
+}
+
+/** The bytes a case sends: a line of a file (with its LF), inline base64 or compact parts as is. */
 export function inputBytes(ref) {
   if (ref.base64 !== undefined) return Buffer.from(ref.base64, "base64");
+  if (ref.parts !== undefined) return partsBytes(ref.parts);
   return Buffer.concat([fileLines(ref.file)[ref.line - 1], Buffer.from("\n")]);
 }
 
 /** The expected output bytes of a `canonical` case (without LF). */
 export function expectedBytes(ref) {
   if (ref.base64 !== undefined) return Buffer.from(ref.base64, "base64");
+  if (ref.parts !== undefined) return partsBytes(ref.parts);
   return Buffer.from(fileLines(ref.file)[ref.line - 1]);
 }
 
