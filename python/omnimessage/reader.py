@@ -11,10 +11,12 @@ from ._generated.models import DEFAULT_MAX_LINE_BYTES, Message
 from .codec import OpaqueMessage, decode
 from .errors import DecodeError
 
-__all__ = ["Line", "iter_lines", "iter_messages"]
+__all__ = ["TORN_CATEGORIES", "Line", "iter_lines", "iter_messages"]
 
 _CHUNK = 1 << 20
-_TORN = frozenset({"invalid_json", "invalid_utf8"})  # an unterminated tail that does not even parse
+TORN_CATEGORIES: frozenset[str] = frozenset({"invalid_json", "invalid_utf8"})
+"""An unterminated last line refused with one of these does not even parse: a torn write
+(`truncated`). Any other refusal of a complete last line keeps its category."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,7 +90,7 @@ def iter_messages(
         try:
             msg = decode(raw, lenient=lenient)
         except DecodeError as exc:
-            if not terminated and exc.category in _TORN:
+            if not terminated and exc.category in TORN_CATEGORIES:
                 exc = DecodeError(
                     "truncated",
                     f"last line has no line feed and does not decode ({exc.category}: {exc.detail})",

@@ -224,6 +224,21 @@ def test_torn_last_line_vs_malformed_middle_line() -> None:
     v.feed(META)
     bad = b'{"timestamp":"2026-07-18T03:10:22.531Z","type":"event_msg","payload":{"type":"nope"}}'
     assert sorted(f.rule for f in v.feed(bad, terminated=False)) == ["OM002", "OM112"]
+    # torn means what the readers mean: a tail that does not parse. Messages glued with no line
+    # feed, or a tail nested too deep, keep their category (errors), as `omnimessage canonicalize`
+    # reports them.
+    for tail, rule in [(BEGIN.rstrip(b"\n") * 3, "OM103"), (b"[" * 100_000, "OM104")]:
+        v = Validator("trace")
+        v.feed(META)
+        assert sorted(f.rule for f in v.feed(tail, terminated=False)) == ["OM002", rule]
+    # a last line ending with CR and no LF has no CR LF ending (OM003): its LF is missing, and the
+    # CR is whitespace the canonical form has not
+    v = Validator("trace")
+    v.feed(META)
+    assert sorted(f.rule for f in v.feed(BEGIN.rstrip(b"\n") + b"\r", terminated=False)) == ["OM002", "OM114"]
+    v = Validator("trace")
+    v.feed(META)
+    assert [f.rule for f in v.feed(BEGIN.rstrip(b"\n") + b"\r")] == ["OM003"]
 
 
 def test_every_decode_category_becomes_its_rule() -> None:

@@ -49,7 +49,13 @@ const STRERROR = {
   EMFILE: "Too many open files",
 };
 
-function report(err, name) {
+/** Write to stderr, waiting while a slow reader (a pipe) has not taken the previous reports: a
+ * million refused lines must not queue up in memory. */
+async function writeErr(text) {
+  if (!process.stderr.write(text)) await once(process.stderr, "drain");
+}
+
+async function report(err, name) {
   const where = [];
   if (err.pointer) where.push(`at ${err.pointer}`);
   if (err.offset !== null) where.push(`byte ${err.offset}`);
@@ -60,7 +66,7 @@ function report(err, name) {
     /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
     (c) => "\\u" + c.charCodeAt(0).toString(16),
   );
-  process.stderr.write(text);
+  await writeErr(text);
 }
 
 /** Output chunks (Buffers, LF included) for one input; invalid lines reported on stderr. */
@@ -76,14 +82,14 @@ async function* canonicalLines(stream, name, args, stats) {
     stats.lines++;
     if (line.error !== null) {
       stats.invalid++;
-      report(line.error, name);
+      await report(line.error, name);
       if (args.keepInvalid && line.raw.length) yield line.terminated ? Buffer.concat([line.raw, LF]) : Buffer.from(line.raw);
       continue;
     }
     const out = Buffer.from(encode(line.message), "utf8");
     if (!out.equals(line.raw)) {
       stats.changed++;
-      if (args.check) process.stderr.write(`${name}:${line.number}: not canonical\n`);
+      if (args.check) await writeErr(`${name}:${line.number}: not canonical\n`);
     }
     yield out;
     yield LF;

@@ -275,9 +275,21 @@ class Replay implements Writer {
   }
 }
 
+/** Does the text start, after JSON whitespace, with `{`? (Only an object can take the fast path.) */
+function startsWithObject(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return c === 123;
+  }
+  return false;
+}
+
 function decodeText(text: string, lenient: boolean, retain: boolean): OmniMessage | OpaqueMessage {
   let end = text.length;
   if (end > 0 && text.charCodeAt(end - 1) === 10) end--;
+  // Anything but an object goes straight to the strict scanner, which decides exactly: a
+  // JSON.parse that throws costs more than the scan (empty lines, binary junk).
+  if (!startsWithObject(text)) return decodeSlow(text, end, lenient);
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -15,15 +15,17 @@ import { ARR, LIT, NUM, OBJ, STR, pyRepr, type JsonNode } from "./generated/chec
 import { MAX_DEPTH } from "./generated/schema.js";
 import type { RejectionCategory } from "./generated/schema.js";
 
-/** A grammar or limit error: `invalid_json`, `too_deep` or `trailing_data`, at code unit `pos`. */
-export class ScanError extends Error {
+/**
+ * A grammar or limit error: `invalid_json`, `too_deep` or `trailing_data`, at code unit `pos`.
+ * Always caught inside the package (turned into a `DecodeError`), so it is not an `Error`: a
+ * stack trace per refused line would be most of the cost of a million refused lines.
+ */
+export class ScanError {
   constructor(
     readonly category: RejectionCategory,
     readonly detail: string,
     readonly pos: number,
-  ) {
-    super(detail);
-  }
+  ) {}
 }
 
 /** One scanned value. */

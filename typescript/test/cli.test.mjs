@@ -1,7 +1,8 @@
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync, statSync, chmodSync, readdirSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync, statSync, chmodSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -100,6 +101,29 @@ describe("omnimessage.mjs canonicalize", () => {
     assert.match(bad.err, /left unchanged: it has invalid lines/);
     assert.equal(readFileSync(f, "utf8"), MIXED);
     assert.deepEqual(readdirSync(dir), ["t.jsonl"]);
+  });
+
+  test("a slow reader of stderr holds the reports back: memory stays flat", { skip: !existsSync("/proc/self/status") && "no /proc" }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), "om-cli-"));
+    const f = join(dir, "empty-lines.jsonl");
+    const n = 400_000;
+    writeFileSync(f, "\n".repeat(n));
+    const child = spawn(process.execPath, [BIN, "canonicalize", f], { stdio: ["ignore", "ignore", "pipe"] });
+    child.stderr.pause();
+    // Not read for 2 s: unless the CLI waits for the pipe, ~30 MB of reports queue up in its memory.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const status = readFileSync(`/proc/${child.pid}/status`, "utf8");
+    const peakMiB = Number(/VmHWM:\s+(\d+)/.exec(status)[1]) / 1024;
+    let lines = 0;
+    child.stderr.on("data", (chunk) => {
+      for (const b of chunk) if (b === 10) lines++;
+    });
+    child.stderr.resume();
+    const [code] = await once(child, "close");
+    rmSync(dir, { recursive: true });
+    assert.equal(code, 1);
+    assert.equal(lines, n);
+    assert.ok(peakMiB < 100, `peak RSS ${peakMiB.toFixed(0)} MiB while stderr was not read`);
   });
 
   test("usage and file errors exit 2", () => {

@@ -50,7 +50,7 @@ from .._generated.models import (
 )
 from ..codec import OpaqueMessage, decode, encode
 from ..errors import DecodeError
-from ..reader import Line
+from ..reader import TORN_CATEGORIES, Line
 from .recover import HARD_CATEGORIES, generic, legacy_spots, refine, repair_decode
 from .rules import PROFILES, RULES, Severity
 
@@ -319,7 +319,7 @@ class Validator:
         if raw is None:
             self._emit("OM105", line, "too_large: the line is longer than the reader's limit; skipped")
             return
-        crlf = raw.endswith(b"\r")
+        crlf = terminated and raw.endswith(b"\r")  # a CR ending a last line without LF is no CR LF
         if crlf:
             self._emit("OM003", line, "the line ends with CR LF; lines end with LF only")
         try:
@@ -415,7 +415,9 @@ class Validator:
     def _refused(self, raw: bytes, err: DecodeError, line: int, terminated: bool) -> Any:
         """Report a refused line; return a repaired message for the state machine, or None."""
         value = None if err.category in HARD_CATEGORIES else generic(raw)
-        if not terminated and value is None:
+        if not terminated and err.category in TORN_CATEGORIES:
+            # Torn as the readers see it: only a tail that does not even parse. A complete last line
+            # with data after it, or nested too deep, keeps its category (and OM002).
             self._emit(
                 "OM001", line, f"the last line has no line feed and does not decode ({err.category}: {err.detail})"
             )
