@@ -9,7 +9,7 @@ TS_STAMP := $(TS_DIR)/.setup-stamp
 # target:directory pairs of everything the generator writes (all committed).
 GENERATED := python:python/omnimessage/_generated markdown:docs typescript:typescript/src/generated pydantic:conformance/baselines/pydantic
 
-.PHONY: ts-test setup generate check-generated lint test demo bench bench-quick fuzz fuzz-short clean
+.PHONY: ts-test setup generate check-generated lint test test-hostile demo bench bench-quick fuzz fuzz-short clean
 
 setup: $(STAMP) $(TS_STAMP)
 
@@ -51,6 +51,12 @@ test: setup check-generated lint ts-test
 	$(BIN)/pytest
 	@$(MAKE) --no-print-directory fuzz-short
 	@$(MAKE) --no-print-directory bench-quick
+
+# The whole hostile file catalogue (conformance/hostile/), `tier: full` included: a million `{}`
+# lines through every reader, a 257 MiB line (a few minutes, about 1.5 GB of /tmp).
+test-hostile: setup
+	cd $(TS_DIR) && npm run --silent build
+	OMNIMESSAGE_HOSTILE=full $(BIN)/pytest -p no:cacheprovider python/tests/test_hostile_files.py -s
 
 # Throughput side by side with the peers (about 10 minutes; BENCH_SCALE scales the corpora):
 # writes bench/results.json, bench/RESULTS.md and bench/throughput.png.
