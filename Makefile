@@ -9,7 +9,7 @@ TS_STAMP := $(TS_DIR)/.setup-stamp
 # target:directory pairs of everything the generator writes (all committed).
 GENERATED := python:python/omnimessage/_generated markdown:docs typescript:typescript/src/generated pydantic:conformance/baselines/pydantic
 
-.PHONY: ts-test setup generate check-generated lint test test-hostile demo bench bench-quick fuzz fuzz-short clean
+.PHONY: ts-test setup generate check-generated lint test test-hostile demo bench bench-quick fuzz fuzz-short fuzz-differential fuzz-ts clean
 
 setup: $(STAMP) $(TS_STAMP)
 
@@ -84,9 +84,24 @@ fuzz: setup
 	    -dict=$(FUZZ_CORPUS)/omnimessage.dict -artifact_prefix=fuzz/crashes-new/$$t- -print_final_stats=1 || rc=1; \
 	done; exit $$rc
 
+# Differential fuzzing, Python against TypeScript on the same generated and mutated lines
+# (fuzz/differential.py): DIFF_INPUTS inputs; disagreements land in fuzz/crashes-new/.
+DIFF_INPUTS ?= 200000
+fuzz-differential: setup
+	cd $(TS_DIR) && npm run --silent build
+	$(BIN)/python fuzz/differential.py --inputs $(DIFF_INPUTS)
+
+# Property-based fuzzing of the TypeScript decoder (fast-check): FC_RUNS runs per property.
+FC_RUNS ?= 100000
+fuzz-ts: setup
+	cd $(TS_DIR) && npm run --silent build && OMNIMESSAGE_FC_RUNS=$(FC_RUNS) npm run --silent fuzz
+
+# The short forms, in make test: 15 s per atheris target, 15 s of differential fuzzing (the
+# fast-check short run is part of ts-test).
 fuzz-short:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=15 2>&1 | grep -E "^(== fuzz_|Done|stat::number_of_executed_units|==[0-9]+== ERROR)|new seeds in|dictionary entries" ; \
 	  test -z "$$(ls fuzz/crashes-new 2>/dev/null)" || { echo "fuzzing found crashes: fuzz/crashes-new/"; exit 1; }
+	@$(BIN)/python fuzz/differential.py --seconds 15
 
 demo: setup
 	@echo "== conformance matrix: implementations x groups, every case checked byte for byte =="

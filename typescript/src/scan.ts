@@ -110,6 +110,7 @@ class Scanner {
     for (const word of ["NaN", "Infinity"]) {
       if (t.startsWith(word, i)) throw new ScanError("invalid_json", `${word} is not JSON`, i);
     }
+    if (c === 93 || c === 125) throw new ScanError("invalid_json", "a value expected", i); // `{"a":}`, `[1,:]`
     throw new ScanError("invalid_json", `unexpected character ${pyRepr(charAt(t, i))}`, i);
   }
 
