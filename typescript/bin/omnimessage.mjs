@@ -3,7 +3,8 @@
 // messages and exit codes as the Python binding's `omnimessage canonicalize`, and `testee`, the
 // conformance testee (`omnimessage conformance --impl typescript` runs it).
 import { once } from "node:events";
-import { closeSync, createReadStream, fsyncSync, openSync, renameSync, statSync, unlinkSync, writeSync, chmodSync } from "node:fs";
+import { closeSync, constants, createReadStream, fchmodSync, fsyncSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { basename, dirname, join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, encode, iterMessagesSync, readLine } from "../dist/index.js";
@@ -124,36 +125,103 @@ class Sink {
 
 let pendingTemp = null;
 
+// Linux O_TMPFILE (__O_TMPFILE | O_DIRECTORY): an anonymous file in a directory, gone if the process dies.
+const O_TMPFILE = 0o20000000 | (constants.O_DIRECTORY ?? 0);
+
+/** An anonymous file in `dir` (Linux O_TMPFILE), or null where the system or file system has none. */
+function openAnonymous(dir) {
+  if (process.platform !== "linux") return null;
+  try {
+    return openSync(dir, O_TMPFILE | constants.O_RDWR, 0o600);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Give the anonymous file `fd` a hidden unique name beside its target: linkat(2) with
+ * AT_SYMLINK_FOLLOW on /proc/self/fd/N, which Node's fs does not offer, done by `ln -L` with the
+ * descriptor handed over as its fd 3. Without `ln` or /proc the content is copied into a named file.
+ */
+function linkAnonymous(fd, dir, base, mode) {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const candidate = join(dir, `.${base}.${process.pid}.${attempt}.tmp`);
+    pendingTemp = candidate; // a signal from here on removes it
+    const r = spawnSync("ln", ["-L", "--", "/proc/self/fd/3", candidate], { stdio: ["ignore", "ignore", "pipe", fd] });
+    if (r.status === 0) return candidate;
+    pendingTemp = null;
+    if (r.status === null || !/exists/i.test(String(r.stderr))) break;
+  }
+  const named = join(dir, `.${base}.${randomBytes(6).toString("hex")}.tmp`);
+  const out = openSync(named, "wx", 0o600);
+  pendingTemp = named;
+  try {
+    const buf = Buffer.allocUnsafe(1 << 20);
+    for (let pos = 0; ; ) {
+      const n = readSync(fd, buf, 0, buf.length, pos);
+      if (n === 0) break;
+      for (let off = 0; off < n; ) off += writeSync(out, buf, off, n - off);
+      pos += n;
+    }
+    fchmodSync(out, mode);
+    fsyncSync(out);
+  } finally {
+    closeSync(out);
+  }
+  return named;
+}
+
+/**
+ * Replace `path` atomically, as the Python binding does: the replacement is written to an anonymous
+ * file in the same directory (Linux O_TMPFILE), so a process killed mid-write, even by SIGKILL,
+ * leaves no partial file; only when it is complete is it named and renamed over the target, with
+ * the target's permission bits. Elsewhere a hidden named temporary file is used, removed on any
+ * error or catchable signal. The original is kept when a line is invalid (unless --keep-invalid).
+ */
 async function inPlace(path, args, stats) {
   const before = stats.invalid;
   const st = statSync(path);
   if (st.isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR", path });
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
-  const fd = openSync(tmp, "wx", 0o600);
-  pendingTemp = tmp;
+  const dir = dirname(path);
+  let fd = openAnonymous(dir);
+  let named = null;
+  if (fd === null) {
+    named = join(dir, `.${basename(path)}.${randomBytes(6).toString("hex")}.tmp`);
+    fd = openSync(named, "wx", 0o600);
+    pendingTemp = named;
+  }
   try {
     const sink = new Sink(fd);
     for await (const chunk of canonicalLines(createReadStream(path), path, args, stats)) await sink.write(chunk);
     await sink.flush();
-    fsyncSync(fd);
-    closeSync(fd);
     if (stats.invalid > before && !args.keepInvalid) {
       process.stderr.write(`${path}: left unchanged: it has invalid lines (--keep-invalid copies them through)\n`);
-      unlinkSync(tmp);
     } else {
-      chmodSync(tmp, st.mode & 0o7777);
-      renameSync(tmp, path);
+      fchmodSync(fd, st.mode & 0o7777);
+      fsyncSync(fd);
+      if (named === null) named = linkAnonymous(fd, dir, basename(path), st.mode & 0o7777);
+      renameSync(named, path);
+      named = null;
+      pendingTemp = null;
+      try {
+        const dfd = openSync(dir, "r"); // make the rename durable too
+        try {
+          fsyncSync(dfd);
+        } finally {
+          closeSync(dfd);
+        }
+      } catch {}
     }
-    pendingTemp = null;
-  } catch (e) {
+  } finally {
     try {
       closeSync(fd);
     } catch {}
-    try {
-      unlinkSync(tmp);
-    } catch {}
+    if (named !== null) {
+      try {
+        unlinkSync(named);
+      } catch {}
+    }
     pendingTemp = null;
-    throw e;
   }
 }
 

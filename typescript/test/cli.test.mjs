@@ -2,7 +2,7 @@ import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync, statSync, chmodSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readlinkSync, writeFileSync, statSync, chmodSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -125,6 +125,58 @@ describe("omnimessage.mjs canonicalize", () => {
     assert.equal(lines, n);
     assert.ok(peakMiB < 100, `peak RSS ${peakMiB.toFixed(0)} MiB while stderr was not read`);
   });
+
+  test("--in-place without `ln` (no way to name the anonymous file): copied into place, just as atomic", () => {
+    const dir = mkdtempSync(join(tmpdir(), "om-cli-"));
+    const f = join(dir, "t.jsonl");
+    writeFileSync(f, `${GOOD}\n`);
+    chmodSync(f, 0o604);
+    const r = spawnSync(process.execPath, [BIN, "canonicalize", "--in-place", f], { env: { PATH: "" } });
+    assert.equal(r.status, 0, String(r.stderr));
+    assert.equal(readFileSync(f, "utf8"), `${GOOD_OUT}\n`);
+    assert.equal(statSync(f).mode & 0o777, 0o604);
+    assert.deepEqual(readdirSync(dir), ["t.jsonl"]);
+    rmSync(dir, { recursive: true });
+  });
+
+  for (const sig of ["SIGKILL", "SIGTERM"]) {
+    test(`--in-place killed mid-write (${sig}): the original or the complete new file, and nothing else`, { skip: !existsSync("/proc/self/fd") && "no /proc" }, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "om-cli-"));
+      const f = join(dir, "big.jsonl");
+      const nonCanon = `{ "type":"event_msg","payload":{"type":"request_begin"},"timestamp":"${TS}"}\n`;
+      const original = nonCanon.repeat(400_000); // ~40 MB: takes a few seconds to rewrite
+      writeFileSync(f, original);
+      const child = spawn(process.execPath, [BIN, "canonicalize", "--in-place", f], { stdio: ["ignore", "ignore", "pipe"] });
+      let stderr = "";
+      child.stderr.on("data", (c) => (stderr += c));
+      const closed = once(child, "close");
+      // Wait until the replacement is being written: an anonymous file open in the directory.
+      let writing = false;
+      for (let i = 0; i < 3000 && !writing && child.exitCode === null; i++) {
+        try {
+          writing = readdirSync(`/proc/${child.pid}/fd`).some((fd) => {
+            try {
+              const target = readlinkSync(`/proc/${child.pid}/fd/${fd}`);
+              return target.startsWith(dir) && target.endsWith("(deleted)");
+            } catch {
+              return false;
+            }
+          });
+        } catch {}
+        if (!writing) await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      assert.ok(writing, "never saw the replacement being written");
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      child.kill(sig);
+      await closed;
+      const now = readFileSync(f, "utf8");
+      const canonical = `{"timestamp":"${TS}","type":"event_msg","payload":{"type":"request_begin"}}\n`.repeat(400_000);
+      assert.ok(now === original || now === canonical, `a partial file: ${now.length} bytes`);
+      assert.deepEqual(readdirSync(dir), ["big.jsonl"]);
+      assert.doesNotMatch(stderr, /\n\s+at |internal error/);
+      rmSync(dir, { recursive: true });
+    });
+  }
 
   test("usage and file errors exit 2", () => {
     assert.equal(run([]).code, 2);
