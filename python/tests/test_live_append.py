@@ -1,0 +1,164 @@
+"""Reading a trace while it is being written (a live session): whole lines only, the torn tail as such.
+
+A writer process appends a valid synthetic trace to a file, half of its lines in two writes with a
+pause between them (a reader may see the first half alone), while the readers read it again and
+again: `iter_messages` in this process, `omnimessage validate --truncated` and the TypeScript reader
+in subprocesses. Each read must see a prefix of what was written: every line but the last complete
+and valid, the last either complete or reported as torn (`truncated`, OM001), never an invalid line
+and never a finding of another kind. The same through a pipe (`writer | omnimessage validate -`,
+`writer | omnimessage canonicalize`). And the validator never modifies what it reads.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import omnimessage as om
+from omnimessage.validate.synth import trace_lines
+
+ROOT = Path(__file__).resolve().parents[2]
+NODE = shutil.which("node")
+LINES = list(trace_lines(300_000, seed=3))
+
+WRITER = r"""
+import os, random, sys, time
+from omnimessage.validate.synth import trace_lines
+path, seed, torn_end = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "torn-end"
+rng = random.Random(seed)
+fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644) if path != "-" else 1
+for line in trace_lines(300_000, seed=3):
+    if rng.random() < 0.5:  # two writes: a reader may see the first half alone
+        cut = rng.randrange(1, len(line))
+        os.write(fd, line[:cut])
+        time.sleep(rng.uniform(0.01, 0.04))
+        os.write(fd, line[cut:])
+    else:
+        os.write(fd, line)
+    time.sleep(rng.uniform(0, 0.004))
+if torn_end:  # the writer dies in the middle of a record
+    os.write(fd, b'{"timestamp":"2026-07-18T03:10:2')
+"""
+
+
+def writer(path: str, seed: int, torn_end: bool = False, **kw: object) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-c", WRITER, path, str(seed), "torn-end" if torn_end else "whole"], **kw  # type: ignore[call-overload]
+    )
+
+
+def check_prefix(lines: list[om.Line]) -> bool:
+    """A read of the live file: a prefix of the trace, the last line possibly torn. True if torn."""
+    for i, line in enumerate(lines):
+        last = i == len(lines) - 1
+        if line.error is not None:
+            assert last and not line.terminated and line.error.category == "truncated", (i, line.error)
+            assert LINES[i].startswith(line.raw)
+            return True
+        assert line.raw == LINES[i].rstrip(b"\n"), i
+        assert line.terminated or last
+    return False
+
+
+def validate_json(path: str, *extra: str, stdin: int | None = None) -> tuple[int, list[dict[str, object]]]:
+    r = subprocess.run(
+        [sys.executable, "-m", "omnimessage", "validate", "--truncated", "--format", "json", *extra, path],
+        stdin=stdin,
+        capture_output=True,
+        timeout=120,
+    )
+    assert b"Traceback" not in r.stderr and b"internal error" not in r.stderr, r.stderr[-2000:]
+    return r.returncode, json.loads(r.stdout)["findings"]
+
+
+def test_readers_of_a_file_being_appended_see_whole_lines_and_a_torn_tail(tmp_path: Path) -> None:
+    path = tmp_path / "live.jsonl"
+    path.touch()
+    w = writer(str(path), seed=11)
+    reads = torn = validate_runs = validate_torn = ts_runs = 0
+    try:
+        while w.poll() is None:
+            torn += check_prefix(list(om.iter_messages(path)))
+            reads += 1
+            if reads % 5 == 0:
+                rc, findings = validate_json(str(path))
+                validate_runs += 1
+                assert rc == 0, findings
+                errors = [f for f in findings if f["severity"] == "error"]
+                assert not errors, errors
+                om001 = [f for f in findings if f["rule"] == "OM001"]
+                assert len(om001) <= 1
+                validate_torn += bool(om001)
+                # only what a cut trace may hold: a torn tail, open requests and segments
+                assert {str(f["rule"]) for f in findings} <= {"OM001", "OM002", "OM420", "OM421", "OM308"}, findings
+            if NODE is not None and reads % 7 == 0:
+                r = subprocess.run(
+                    [NODE, str(ROOT / "typescript" / "test" / "hostile-reader.mjs"), str(path)],
+                    capture_output=True,
+                    timeout=120,
+                )
+                assert r.returncode == 0, r.stderr[-2000:]
+                summary = json.loads(r.stdout)
+                assert summary["messages"] == summary["identical"]
+                assert set(summary["refused"]) <= {"truncated"} and summary["refused"].get("truncated", 0) <= 1
+                ts_runs += 1
+            time.sleep(0.003)
+    finally:
+        w.wait(timeout=120)
+    assert w.returncode == 0
+    # the reads did catch the file torn, in this process and in the validator
+    assert reads > 50 and torn > 5 and validate_runs >= 5 and validate_torn >= 1, (reads, torn, validate_runs,
+                                                                                  validate_torn)
+    assert ts_runs >= 3
+    print(f"\n{reads} reads ({torn} torn), {validate_runs} validate runs ({validate_torn} torn), {ts_runs} TS reads")
+    assert path.read_bytes() == b"".join(LINES)
+    rc, findings = validate_json(str(path))
+    assert rc == 0 and not [f for f in findings if f["rule"] == "OM001"], findings
+
+
+def test_validate_and_canonicalize_read_a_pipe_line_by_line_and_report_the_torn_end() -> None:
+    w = writer("-", seed=12, torn_end=True, stdout=subprocess.PIPE)
+    rc, findings = validate_json("-", stdin=w.stdout.fileno() if w.stdout else None)
+    w.wait(timeout=60)
+    assert rc == 0, findings
+    assert [(f["rule"], f["line"]) for f in findings if f["rule"] in ("OM001", "OM102")] == [("OM001", len(LINES) + 1)]
+    w = writer("-", seed=13, torn_end=True, stdout=subprocess.PIPE)
+    r = subprocess.run(
+        [sys.executable, "-m", "omnimessage", "canonicalize"], stdin=w.stdout, capture_output=True, timeout=120
+    )
+    w.wait(timeout=60)
+    assert r.returncode == 1 and r.stdout == b"".join(LINES)
+    assert r.stderr.decode().startswith(f"<stdin>:{len(LINES) + 1}: truncated: ")
+    assert r.stderr.count(b"\n") == 1
+
+
+def test_validate_never_modifies_its_input(tmp_path: Path) -> None:
+    d = tmp_path / "ro"
+    d.mkdir()
+    f = d / "trace.jsonl"
+    data = b"".join(LINES[:50]) + b'{"timestamp":"bad' + b"\n" + LINES[50][:40]
+    f.write_bytes(data)
+    os.utime(f, ns=(1_000_000_000, 1_000_000_000))
+    f.chmod(stat.S_IRUSR | stat.S_IRGRP)
+    d.chmod(stat.S_IRUSR | stat.S_IXUSR)  # (root writes anyway: the bytes, times and listing prove it)
+    before = (hashlib.sha256(f.read_bytes()).hexdigest(), f.stat().st_mtime_ns, f.stat().st_size, sorted(os.listdir(d)))
+    try:
+        for extra in ([], ["--format", "json"], ["--profile", "stream"], ["--jobs", "2"]):
+            r = subprocess.run(
+                [sys.executable, "-m", "omnimessage", "validate", *extra, str(f), str(d)],
+                capture_output=True,
+                timeout=120,
+            )
+            assert r.returncode == 1 and b"Traceback" not in r.stderr, r.stderr[-1000:]
+        after = (hashlib.sha256(f.read_bytes()).hexdigest(), f.stat().st_mtime_ns, f.stat().st_size, sorted(os.listdir(d)))
+        assert after == before
+    finally:
+        d.chmod(stat.S_IRWXU)
+        f.chmod(stat.S_IRUSR | stat.S_IWUSR)
