@@ -118,6 +118,8 @@ def print_result(result: RunResult, out: TextIO, *, verbose: bool, streamed: boo
         out.write(f"STALE {s}\n")
     for e in result.errors:
         out.write(f"ERROR {e}\n")
+    for w in result.warnings:
+        out.write(f"WARNING {w}\n")
     groups = result.by_group()
     if groups:
         width = max(len(g) for g in groups)

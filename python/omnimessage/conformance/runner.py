@@ -4,6 +4,13 @@ The testee is started once, without a shell, in a process group of its own; ever
 a time limit, the whole run has one, its output is size-capped, and its process group is killed
 on timeout, on a protocol error and at the end. A testee that crashes or hangs fails the case
 at hand and is restarted for the next one (a bounded number of times), so the run always ends.
+
+Processes a testee starts are killed with it: those of its process group, and (Linux) those that
+left the group: every process of its session, and every process carrying the run's token in its
+environment (`OMNIMESSAGE_CONFORMANCE_TESTEE`, inherited even by a daemon that started a session
+of its own); those are reported as warnings. Only a process that both starts a session and
+clears its environment escapes: run testees you do not trust in a container. A testee that exits
+is noticed at once (a pidfd), even while a process it started still holds its stdout open.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ import contextlib
 import fnmatch
 import json
 import os
+import secrets
 import selectors
 import signal
 import subprocess
@@ -44,6 +52,8 @@ DEFAULT_TOTAL_TIMEOUT = 900.0
 DEFAULT_STARTUP_TIMEOUT = 30.0
 MAX_RESTARTS = 8
 STDERR_TAIL = 16 * 1024
+TOKEN_VAR = "OMNIMESSAGE_CONFORMANCE_TESTEE"
+"""Set in each testee's environment to a fresh token, so that its descendants can be found."""
 
 PASSED, FAILED, SKIPPED, XFAIL, XPASS = "passed", "failed", "skipped", "xfail", "xpass"
 
@@ -140,10 +150,16 @@ class Testee:
         self._scan = 0
         self._stderr = bytearray()
         self._sel: selectors.BaseSelector | None = None
+        self._pidfd: int | None = None
+        self.token = secrets.token_hex(12)
+        self.escaped: list[str] = []
+        """Processes the testee left outside its process group (killed), for the report."""
 
     # -- lifecycle --
 
     def start(self, suite: Suite, timeout: float = DEFAULT_STARTUP_TIMEOUT) -> dict[str, Any]:
+        env = dict(os.environ if self.env is None else self.env)
+        env[TOKEN_VAR] = self.token  # inherited by its descendants: found by the sweep
         try:
             self.proc = subprocess.Popen(
                 self.argv,
@@ -151,8 +167,8 @@ class Testee:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 cwd=self.cwd,
-                env=self.env,
-                start_new_session=True,  # its own process group, killed as a whole
+                env=env,
+                start_new_session=True,  # its own session and process group, killed as a whole
                 bufsize=0,
             )
         except OSError as exc:
@@ -163,6 +179,9 @@ class Testee:
         self._sel = selectors.DefaultSelector()
         self._sel.register(self.proc.stdout, selectors.EVENT_READ)
         self._sel.register(self.proc.stderr, selectors.EVENT_READ)
+        with contextlib.suppress(AttributeError, OSError):  # Linux >= 5.3: readable once it exits
+            self._pidfd = os.pidfd_open(self.proc.pid)
+            self._sel.register(self._pidfd, selectors.EVENT_READ)
         hello = {
             "hello": HELLO,
             "protocol": PROTOCOL_VERSION,
@@ -195,9 +214,14 @@ class Testee:
         if rc is None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 rc = proc.wait(timeout=5)
+        self.escaped += sweep(proc.pid, self.token)
         if self._sel is not None:
             self._sel.close()
             self._sel = None
+        if self._pidfd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._pidfd)
+            self._pidfd = None
         for f in (proc.stdout, proc.stderr):
             with contextlib.suppress(OSError):
                 assert f is not None
@@ -242,13 +266,14 @@ class Testee:
             raise TesteeError("protocol", f"answer to {what} is not a JSON object: {_clip(line)}")
         return reply
 
-    def _died(self, what: str) -> TesteeError:
+    def _died(self, what: str, *, stdout_open: bool = False) -> TesteeError:
         proc = self.proc
         rc = None
         if proc is not None:
             with contextlib.suppress(subprocess.TimeoutExpired):
                 rc = proc.wait(timeout=2)
-        self._drain_stderr()
+        if not stdout_open:
+            self._drain_stderr()
         if rc is None:
             how = "closed its stdout"
         elif rc < 0:
@@ -258,8 +283,28 @@ class Testee:
                 how = f"was killed by signal {-rc}"
         else:
             how = f"exited with status {rc}"
+        if stdout_open:
+            how += " (a process it started still holds its stdout open)"
         tail = self.stderr_tail()
         return TesteeError("exited", f"testee {how} during {what}" + (f"; its stderr ends:\n{tail}" if tail else ""))
+
+    def _exited(self, what: str) -> bytes:
+        """The testee exited: the answer it wrote before exiting, if a whole one is there; else its death."""
+        proc = self.proc
+        assert proc is not None and proc.stdout is not None
+        with contextlib.suppress(BlockingIOError, OSError):
+            while len(self._buf) <= self.max_response_bytes:
+                chunk = os.read(proc.stdout.fileno(), 1 << 20)
+                if not chunk:
+                    break
+                self._buf += chunk
+        nl = self._buf.find(b"\n")
+        if nl >= 0:
+            line = bytes(self._buf[:nl])
+            del self._buf[: nl + 1]
+            self._scan = 0
+            return line
+        raise self._died(what, stdout_open=True)
 
     def _drain_stderr(self) -> None:
         proc = self.proc
@@ -302,7 +347,14 @@ class Testee:
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
                     raise TesteeError("timeout", f"no answer to {what} in time")
-                for key, _ in sel.select(min(remaining, 1.0)):
+                events = sel.select(min(remaining, 1.0 if self._pidfd is not None else 0.2))
+                if self._pidfd is None and not events and proc.poll() is not None:
+                    return self._exited(what)  # no pidfd: noticed by polling
+                for key, _ in events:
+                    if key.fileobj is self._pidfd:
+                        if writing:
+                            raise self._died(what, stdout_open=True)
+                        return self._exited(what)
                     if key.fileobj is stdin:
                         try:
                             sent += os.write(stdin.fileno(), view[sent : sent + (1 << 20)])
@@ -339,6 +391,61 @@ class Testee:
             if writing:
                 with contextlib.suppress(KeyError, ValueError):
                     sel.unregister(stdin)
+
+
+def _stat(pid: int) -> tuple[str, int, int] | None:
+    """(state, process group, session) of a process, from /proc."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_bytes()
+    except OSError:
+        return None
+    fields = raw[raw.rfind(b")") + 2 :].split()
+    try:
+        return fields[0].decode(), int(fields[2]), int(fields[3])
+    except (IndexError, ValueError):
+        return None
+
+
+def sweep(leader: int, token: str) -> list[str]:
+    """SIGKILL what a testee left behind outside its (already killed) process group: the processes
+    of its session, and those whose environment carries its token. Returns a description of each
+    one found alive (Linux; elsewhere nothing is found)."""
+    needle = f"{TOKEN_VAR}={token}".encode()
+    me = os.getpid()
+    found: dict[int, str] = {}
+    for _ in range(5):  # a forking process may add one between two scans
+        hit = False
+        try:
+            pids = [int(name) for name in os.listdir("/proc") if name.isdigit()]
+        except OSError:
+            return []
+        for pid in pids:
+            if pid == me:
+                continue
+            st = _stat(pid)
+            if st is None or st[0] in ("Z", "X"):
+                continue
+            ours = st[2] == leader
+            if not ours:
+                try:
+                    ours = needle in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+                except OSError:
+                    continue
+            if not ours:
+                continue
+            if pid not in found and st[1] != leader:  # not in its process group: report it
+                try:
+                    cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").strip()
+                except OSError:
+                    cmd = b"?"
+                found[pid] = f"pid {pid} ({_clip(cmd, 80)})"
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+                hit = True
+        if not hit:
+            break
+        time.sleep(0.02)
+    return list(found.values())
 
 
 # ---------------------------------------------------------------------------
@@ -474,6 +581,7 @@ class RunResult:
     implementation: dict[str, Any] = field(default_factory=dict)
     stale: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # run-level problems (start failures, time limit)
+    warnings: list[str] = field(default_factory=list)  # what did not fail a case (processes left behind)
     duration: float = 0.0
 
     def count(self, status: str) -> int:
@@ -536,6 +644,18 @@ def run_cases(
         if on_outcome is not None:
             on_outcome(o)
 
+    def retire(t: Testee, *, kill: bool) -> None:
+        if kill:
+            t.kill()
+        else:
+            t.close()
+        if t.escaped:
+            result.warnings.append(
+                f"the testee left {len(t.escaped)} process(es) running outside its process group, killed: "
+                + "; ".join(t.escaped[:5])
+            )
+            t.escaped = []
+
     try:
         for case in cases:
             t0 = time.monotonic()
@@ -557,7 +677,7 @@ def run_cases(
                     tail = testee.stderr_tail()
                     if tail and "stderr" not in msg:
                         msg += f"; its stderr ends:\n{tail}"
-                    testee.kill()
+                    retire(testee, kill=True)
                     testee = None
                     fatal = f"the testee did not start: {msg}"
                     result.errors.append(fatal)
@@ -572,7 +692,7 @@ def run_cases(
                 status, message = FAILED, f"{exc.kind}: {exc.message}"
                 if exc.kind == "timeout":
                     message = f"timeout: no answer within {budget:.3g}s; the testee was killed"
-                testee.kill()
+                retire(testee, kill=True)
                 testee = None
                 restarts += 1
                 if restarts > max_restarts:
@@ -581,7 +701,7 @@ def run_cases(
             record(case, status, message, t0)
     finally:
         if testee is not None:
-            testee.close()
+            retire(testee, kill=False)
     result.stale = expected.stale(c.id for c in suite.cases)
     result.duration = time.monotonic() - start
     return result
@@ -622,6 +742,7 @@ def report_json(result: RunResult, argv: Sequence[str], suite: Suite) -> dict[st
         "groups": result.by_group(),
         "stale_expected_failures": result.stale,
         "errors": result.errors,
+        "warnings": result.warnings,
         "cases": [
             {
                 "id": o.case.id,

@@ -1,0 +1,202 @@
+"""The conformance runner against the deliberately bad testees of python/tests/bad_testees/.
+
+Each one answers correctly except on one request (the second), where it hangs (deaf to SIGTERM),
+floods stdout with bytes or with lines, writes a line that is not JSON, answers with another id,
+exits (with a status, or killed by a signal), closes its stdout, sends a 100 MiB answer, never
+answers the handshake, never exits, or spawns a child that keeps running (in its process group,
+in a group of its own, or as a daemon in a session of its own; with the testee answering on, or
+exiting while the child holds its stdout). For each: the case at hand fails with a clear reason,
+within the time limits, the next case passes on a restarted testee, and afterwards no process of
+the run is left (a /proc scan for the marker the test puts in their environment). The runner's
+own peak RSS stays bounded through all of them (measured in a process of its own).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from omnimessage.conformance import load_suite
+from omnimessage.conformance.runner import FAILED, PASSED, run_cases
+
+ROOT = Path(__file__).resolve().parents[2]
+BAD = Path(__file__).resolve().parent / "bad_testees"
+SUITE = load_suite()
+BY_ID = SUITE.by_id()
+CASES = [
+    BY_ID["roundtrip.request_begin.minimal"],
+    BY_ID["rejection.duplicate_key.payload-type"],  # the testee misbehaves on this one (the second)
+    BY_ID["canonicalization.framing.spec-example"],
+]
+pytestmark = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+
+
+def leftovers(marker: str) -> list[str]:
+    """Live processes (not zombies) carrying the marker in their environment, other than us."""
+    needle = f"BAD_TESTEE_RUN={marker}".encode()
+    out = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or int(name) == os.getpid():
+            continue
+        try:
+            stat = Path(f"/proc/{name}/stat").read_bytes()
+            if stat[stat.rfind(b")") + 2 :].split()[0] in (b"Z", b"X"):
+                continue
+            if needle in Path(f"/proc/{name}/environ").read_bytes().split(b"\0"):
+                out.append(f"{name}: {Path(f'/proc/{name}/cmdline').read_bytes()[:120]!r}")
+        except OSError:
+            continue
+    return out
+
+
+@pytest.fixture
+def marked(monkeypatch: pytest.MonkeyPatch) -> str:
+    marker = uuid.uuid4().hex
+    monkeypatch.setenv("BAD_TESTEE_RUN", marker)  # inherited by the testee and everything it starts
+    return marker
+
+
+def run(argv: list[str], marker: str, **kw: object) -> tuple[object, float]:
+    t0 = time.monotonic()
+    result = run_cases(SUITE, CASES, [sys.executable, *argv], **kw)  # type: ignore[arg-type]
+    elapsed = time.monotonic() - t0
+    deadline = time.monotonic() + 5
+    left = leftovers(marker)
+    while left and time.monotonic() < deadline:
+        time.sleep(0.05)
+        left = leftovers(marker)
+    assert not left, f"processes left behind: {left}"
+    return result, elapsed
+
+
+@pytest.mark.parametrize(
+    ("testee", "needle", "seconds"),
+    [
+        (["hang.py"], "timeout: no answer within 1s; the testee was killed", 6),
+        (["flood_stdout.py", "bytes"], "exceeds 1048576 bytes without a line feed", 6),
+        (["invalid_json.py"], "is not a JSON line: \\xff\\xfe\\x00 {this is not JSON", 4),
+        (["wrong_id.py"], "carries id 'not-rejection.duplicate_key.payload-type'", 4),
+        (["exit_mid_run.py", "status"], "exited with status 3 during case", 4),
+        (["exit_mid_run.py", "signal"], "was killed by SIGSEGV during case", 4),
+        (["close_stdout.py"], "closed its stdout during case", 6),
+        (["huge_answer.py"], "exceeds 67108864 bytes without a line feed", 8),
+    ],
+    ids=lambda v: " ".join(v) if isinstance(v, list) else None,
+)
+def test_a_bad_answer_fails_its_case_clearly_and_the_run_goes_on(
+    testee: list[str], needle: str, seconds: float, marked: str
+) -> None:
+    kw = {"request_timeout": 1.0}
+    if testee[0] == "flood_stdout.py":
+        kw["max_response_bytes"] = 1 << 20
+    result, elapsed = run([str(BAD / testee[0]), *testee[1:]], marked, **kw)
+    assert [o.status for o in result.outcomes] == [PASSED, FAILED, PASSED]  # type: ignore[attr-defined]
+    message = result.outcomes[1].message  # type: ignore[attr-defined]
+    assert needle in message, message
+    assert elapsed < seconds, f"{elapsed:.1f}s"
+
+
+def test_a_flood_of_answer_lines_is_a_protocol_error(marked: str) -> None:
+    result, elapsed = run([str(BAD / "flood_stdout.py"), "lines"], marked, request_timeout=1.0)
+    statuses = [o.status for o in result.outcomes]  # type: ignore[attr-defined]
+    messages = [o.message for o in result.outcomes]  # type: ignore[attr-defined]
+    # its first line answers the case (wrongly: skipped); the lines after it break the protocol
+    assert statuses == [PASSED, FAILED, FAILED], messages
+    assert "skipped a required case" in messages[1]
+    assert "answered before reading all of case" in messages[2]
+    assert elapsed < 4
+
+
+def test_a_silent_testee_fails_the_start_within_its_time_limit(marked: str) -> None:
+    result, elapsed = run([str(BAD / "silent.py")], marked, startup_timeout=1.0)
+    assert all(o.message.startswith("not run: the testee did not start: no answer to the handshake")  # type: ignore[attr-defined]
+               for o in result.outcomes)  # type: ignore[attr-defined]
+    assert elapsed < 4
+
+
+def test_a_testee_that_never_exits_is_killed_after_the_grace_period(marked: str) -> None:
+    result, elapsed = run([str(BAD / "ignore_eof.py")], marked)
+    assert [o.status for o in result.outcomes] == [PASSED] * 3  # type: ignore[attr-defined]
+    assert elapsed < 6
+
+
+@pytest.mark.parametrize("mode", ["group", "pgid", "session"])
+def test_children_that_keep_running_are_killed_and_reported(mode: str, marked: str, tmp_path: Path) -> None:
+    pidfile = tmp_path / "child.pid"
+    result, elapsed = run([str(BAD / "orphan_child.py"), str(pidfile), mode], marked, request_timeout=2.0)
+    assert [o.status for o in result.outcomes] == [PASSED] * 3  # type: ignore[attr-defined]
+    pid = int(pidfile.read_text().split()[0])
+    warnings = result.warnings  # type: ignore[attr-defined]
+    if mode == "group":
+        assert warnings == []  # killed with its process group: nothing escaped
+    else:
+        assert len(warnings) == 1 and f"pid {pid} " in warnings[0], warnings
+    assert elapsed < 6
+
+
+@pytest.mark.parametrize("mode", ["group", "session"])
+def test_a_testee_that_exits_while_its_child_holds_stdout_is_noticed_at_once(
+    mode: str, marked: str, tmp_path: Path
+) -> None:
+    pidfile = tmp_path / "child.pid"
+    result, elapsed = run(
+        [str(BAD / "orphan_child.py"), str(pidfile), mode, "exit"], marked, request_timeout=5.0
+    )
+    assert [o.status for o in result.outcomes] == [PASSED, FAILED, PASSED]  # type: ignore[attr-defined]
+    message = result.outcomes[1].message  # type: ignore[attr-defined]
+    assert "exited with status 0 (a process it started still holds its stdout open)" in message, message
+    assert elapsed < 4, f"{elapsed:.1f}s: waited for the time limit instead of noticing the exit"
+
+
+# VmHWM, not ru_maxrss: the latter keeps the RSS of the forked parent (pytest) across exec.
+RSS_PROBE = r"""
+import json, re, sys, time
+from omnimessage.conformance import load_suite
+from omnimessage.conformance.runner import run_cases
+suite = load_suite()
+ids = ["roundtrip.request_begin.minimal", "rejection.duplicate_key.payload-type",
+       "canonicalization.framing.spec-example"]
+cases = [suite.by_id()[i] for i in ids]
+def hwm():
+    status = open("/proc/self/status").read()
+    return int(re.search(r"VmHWM:\s+(\d+)", status).group(1)) // 1024
+peaks = {"(suite loaded)": [hwm(), 0]}
+for testee in json.loads(sys.argv[1]):
+    t0 = time.monotonic()
+    run_cases(suite, cases, [sys.executable, *testee], request_timeout=2.0, startup_timeout=2.0)
+    peaks[" ".join(a.rsplit("/", 1)[-1] for a in testee)] = [hwm(), round(time.monotonic() - t0, 1)]
+print(json.dumps(peaks))
+"""
+
+
+def test_the_runner_memory_stays_bounded(marked: str, tmp_path: Path) -> None:
+    """Peak RSS of a runner process taken through every bad testee in turn (the worst: a 100 MiB
+    answer, cut at the 64 MiB cap)."""
+    testees = [
+        [str(BAD / "hang.py")],
+        [str(BAD / "flood_stdout.py"), "bytes"],
+        [str(BAD / "flood_stdout.py"), "lines"],
+        [str(BAD / "invalid_json.py")],
+        [str(BAD / "wrong_id.py")],
+        [str(BAD / "exit_mid_run.py"), "status"],
+        [str(BAD / "close_stdout.py")],
+        [str(BAD / "huge_answer.py")],
+        [str(BAD / "ignore_eof.py")],
+        [str(BAD / "orphan_child.py"), str(tmp_path / "pids"), "session", "exit"],
+    ]
+    r = subprocess.run(
+        [sys.executable, "-c", RSS_PROBE, json.dumps(testees)], capture_output=True, text=True, timeout=300
+    )
+    assert r.returncode == 0, r.stderr[-2000:]
+    peaks = json.loads(r.stdout)
+    print("\nrunner peak RSS (MiB, cumulative) and seconds per bad testee:", peaks)
+    # the suite itself is ~80 MiB; a flood costs the 64 MiB answer cap and a copy or two of it
+    assert max(p[0] for p in peaks.values()) < peaks["(suite loaded)"][0] + 200, peaks
+    assert not leftovers(marked)
