@@ -2715,6 +2715,10 @@ def gen_hostile() -> None:
     hrej("trailing-comma-in-hook-output", "a trailing comma inside hook output",
          ev('{"type":"hook","hook":"stop","name":"h","output":{"a":1,}}'), J, spec="3.2", tags=["verbatim"])
     hrej("leading-comma", "a comma before the first member", ev('{,"type":"request_begin"}'), J)
+    # found by differential fuzzing: a closing bracket where a value belongs (fuzz/crashes/differential-*)
+    hrej("missing-value", "a key with no value before the closing brace", '{"timestamp":"t","type":}\n', J)
+    hrej("closing-bracket-as-value", "a closing bracket where a value belongs",
+         ev('{"type":]"request_begin"}'), J)
     hrej("double-comma", "two commas between members", ev('{"type":"request_end",,"status":"completed"}'), J)
     hrej("single-quotes-in-fidelity", "single-quoted strings inside a verbatim value", fid("{'a':'b'}"), J,
          spec="3.2", tags=["verbatim"])
