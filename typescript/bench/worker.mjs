@@ -9,6 +9,17 @@ import { performance } from "node:perf_hooks";
 import Ajv2020 from "ajv/dist/2020.js";
 import { decode, encode, DecodeError } from "../dist/index.js";
 
+/** Every `x-omnimessage-*` annotation keyword the schema uses, with its value type, for ajv.addKeyword. */
+function omnimessageKeywords(node, out = new Map()) {
+  if (node !== null && typeof node === "object") {
+    for (const [k, v] of Object.entries(node)) {
+      if (k.startsWith("x-omnimessage-")) out.set(k, typeof v === "boolean" ? "boolean" : "object");
+      omnimessageKeywords(v, out);
+    }
+  }
+  return out;
+}
+
 const [task, impl, file] = process.argv.slice(2);
 const data = readFileSync(file);
 const lines = [];
@@ -22,9 +33,7 @@ for (let start = 0; start < data.length; ) {
 function ajvValidator() {
   const schema = JSON.parse(readFileSync(new URL("../../schema/omnimessage.schema.json", import.meta.url), "utf8"));
   const ajv = new Ajv2020({ strict: true });
-  for (const k of ["x-omnimessage-verbatim", "x-omnimessage-rejections", "x-omnimessage-limits"]) {
-    ajv.addKeyword({ keyword: k, schemaType: k.endsWith("verbatim") ? "boolean" : "object" });
-  }
+  for (const [keyword, schemaType] of omnimessageKeywords(schema)) ajv.addKeyword({ keyword, schemaType });
   return ajv.compile(schema);
 }
 

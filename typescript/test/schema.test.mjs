@@ -17,11 +17,20 @@ function hasInfinity(v) {
   return Object.values(v).some(hasInfinity);
 }
 
+/** Every `x-omnimessage-*` annotation keyword the schema uses, with its value type, for ajv.addKeyword. */
+function omnimessageKeywords(node, out = new Map()) {
+  if (node !== null && typeof node === "object") {
+    for (const [k, v] of Object.entries(node)) {
+      if (k.startsWith("x-omnimessage-")) out.set(k, typeof v === "boolean" ? "boolean" : "object");
+      omnimessageKeywords(v, out);
+    }
+  }
+  return out;
+}
+
 function compile() {
   const ajv = new Ajv2020({ strict: true, allErrors: false });
-  ajv.addKeyword({ keyword: "x-omnimessage-verbatim", schemaType: "boolean" });
-  ajv.addKeyword({ keyword: "x-omnimessage-rejections", schemaType: "object" });
-  ajv.addKeyword({ keyword: "x-omnimessage-limits", schemaType: "object" });
+  for (const [keyword, schemaType] of omnimessageKeywords(schema)) ajv.addKeyword({ keyword, schemaType });
   return ajv.compile(schema);
 }
 
