@@ -320,6 +320,9 @@ def main(argv: list[str] | None = None) -> int:
                 elif py_s[0] == "out" and py_s[1] not in (data, data[:-1]) and rng.random() < 0.2:
                     pool.append(py_s[1])  # feedback: an accepted mutant's canonical form
             done += n
+            if done % 50_000 < n:
+                elapsed = time.monotonic() - t0
+                print(f"differential: {done} inputs, {elapsed:.0f} s, {findings} disagreements", flush=True)
     finally:
         ts.close()
     elapsed = time.monotonic() - t0
