@@ -30,7 +30,7 @@ from ._generated.models import (
     Message,
 )
 from ._write import es_number, write_json
-from .errors import DecodeError, escape_pointer_token
+from .errors import DecodeError, clip_repr, escape_pointer_token
 
 __all__ = ["OpaqueMessage", "canonicalize", "decode", "encode"]
 
@@ -297,7 +297,7 @@ class _Builder:
                 if key_lone:
                     raise self.refuse("lone_surrogate", "object key escapes a lone surrogate", ptr, key_start)
                 if key in parent:
-                    raise self.refuse("duplicate_key", f"duplicate key {key!r}", ptr, key_start)
+                    raise self.refuse("duplicate_key", f"duplicate key {clip_repr(key)}", ptr, key_start)
                 parent[key] = None
                 if rel is None:
                     crel: tuple[str | int, ...] | None = () if pointer == "" and key == "payload" else None
@@ -415,24 +415,31 @@ def _schema_error(message: str, root: _scan.Node, text: str) -> DecodeError:
                 if k == field:
                     off = _byte_offset(text, k_start)
                     break
-        return DecodeError("unexpected_field", f"key {field!r} is not defined here", pointer=ptr, offset=off)
+        return DecodeError("unexpected_field", f"key {clip_repr(field)} is not defined here", pointer=ptr, offset=off)
+    # msgspec quotes the whole value: quote it ourselves, cut (a 100 MB value makes a short detail)
+    shown = clip_repr(node.value) if node is not None and node.kind == _scan.STR else None  # type: ignore[arg-type]
     if what.startswith("Invalid value ") and pointer.endswith("/type"):
         return DecodeError(
-            "unknown_type", f"unknown type {what[len('Invalid value ') :]}", pointer=pointer, offset=offset
+            "unknown_type", f"unknown type {shown or what[len('Invalid value ') :]}", pointer=pointer, offset=offset
         )
     if what.startswith("Invalid enum value"):
         return DecodeError(
-            "invalid_value", what[len("Invalid enum value ") :] + " is not allowed here", pointer=pointer, offset=offset
+            "invalid_value",
+            (shown or what[len("Invalid enum value ") :]) + " is not allowed here",
+            pointer=pointer,
+            offset=offset,
         )
     if what.startswith("Expected `int`, got `float`") and node is not None and node.kind == _scan.NUM:
         if float(node.value).is_integer():  # type: ignore[arg-type]
             return DecodeError(
                 "invalid_number",
-                f"integer written as {node.value!r}: integers take no fraction or exponent",
+                f"integer written as {clip_repr(node.value)}: integers take no fraction or exponent",  # type: ignore[arg-type]
                 pointer=pointer,
                 offset=offset,
             )
-        return DecodeError("wrong_type", f"expected an integer, got {node.value!r}", pointer=pointer, offset=offset)
+        return DecodeError(
+            "wrong_type", f"expected an integer, got {clip_repr(node.value)}", pointer=pointer, offset=offset  # type: ignore[arg-type]
+        )
     if what.startswith("Expected `") and ", got `" in what:
         return DecodeError("wrong_type", what[0].lower() + what[1:], pointer=pointer, offset=offset)
     if what.startswith("Expected `") and (" of length " in what or " >= " in what or " <= " in what):

@@ -11,6 +11,15 @@ LEXICAL_CATEGORIES: frozenset[str] = frozenset(c for c, (lexical, _) in REJECTIO
 """Categories JSON Schema cannot see (it only sees parsed values)."""
 
 
+DETAIL_CHARS = 200
+"""Details quote at most this many characters of a value: a 100 MB key makes a short message."""
+
+
+def clip_repr(value: str) -> str:
+    """`repr(value)`, cut to its first DETAIL_CHARS characters (`...` after the closing quote)."""
+    return repr(value) if len(value) <= DETAIL_CHARS else repr(value[:DETAIL_CHARS]) + "..."
+
+
 def escape_pointer_token(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 

@@ -326,3 +326,28 @@ def test_type_names_in_details_are_json_names() -> None:
     with pytest.raises(om.DecodeError) as exc:
         om.decode(b'{"timestamp":"t","type":["model_msg"],"payload":{}}')
     assert "`array`" in exc.value.detail and "list" not in exc.value.detail
+
+
+@pytest.mark.parametrize(
+    "payload",
+    [
+        '{"type":"request_begin","K":1}',  # unexpected_field
+        '{"type":"request_begin","K":1,"K":1}',  # duplicate_key
+        '{"type":"K"}',  # unknown_type
+        '{"type":"request_end","status":"K"}',  # invalid_value
+        '{"type":"request_end","status":"completed","attempt":1.N}',  # invalid_number
+        '{"type":"request_end","status":"completed","attempt":1.5N}',  # wrong_type
+    ],
+)
+def test_details_quote_at_most_200_characters_of_a_huge_value(payload: str) -> None:
+    """A 10^6-character key or value is named, not copied: the detail stays short (the pointer is
+    exact, as the spec wants). 'é' and an astral character count one each, as in TypeScript."""
+    big = payload.replace("K", "é😀" + "k" * 10**6).replace("N", "0" * 10**6)
+    with pytest.raises(om.DecodeError) as exc:
+        om.decode(ev(big.encode()))
+    assert len(exc.value.detail) < 300, exc.value.detail[:400]
+    assert "'..." in exc.value.detail or "\"..." in exc.value.detail
+    small = payload.replace("K", "kk").replace("N", "0")
+    with pytest.raises(om.DecodeError) as exc:
+        om.decode(ev(small.encode()))
+    assert "..." not in exc.value.detail

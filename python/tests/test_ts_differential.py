@@ -588,3 +588,21 @@ def test_cli_canonicalize_agrees(corpus: list[bytes], flags: list[str]) -> None:
     ts = run([NODE, str(TS_DIR / "bin" / "omnimessage.mjs")])
     assert (ts.returncode, ts.stderr.decode(errors="replace")) == (py.returncode, py.stderr.decode(errors="replace"))
     assert ts.stdout == py.stdout
+
+
+def test_huge_keys_and_values_are_quoted_alike() -> None:
+    """Details quote at most 200 characters (code points: an astral character is one in both)."""
+    head = b'{"timestamp":"t","type":"event_msg","payload":'
+    big = "é😀\U0001f600" + "k" * 300 + "😀" * 300
+    lines = [
+        head + f'{{"type":"request_begin","{big}":1}}}}'.encode(),
+        head + f'{{"type":"request_begin","{big}":1,"{big}":2}}}}'.encode(),
+        head + f'{{"type":"{big}"}}}}'.encode(),
+        head + f'{{"type":"request_end","status":"{big}"}}}}'.encode(),
+        head + f'{{"type":"request_end","status":"{big[:199]}\\ud83d\\ude00x"}}}}'.encode(),
+        head + b'{"type":"request_end","status":"completed","attempt":1.' + b"0" * 500 + b"}}",
+        head + b'{"type":"request_end","status":"completed","attempt":1.' + b"5" * 500 + b"}}",
+    ]
+    n, diffs = compare(lines, False)
+    _fail_on(diffs, n)
+    assert all(len(str(python_result(x, False)[4])) < 300 for x in lines)

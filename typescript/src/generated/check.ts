@@ -67,8 +67,21 @@ function hex(cp: number, width: number): string {
   return cp.toString(16).padStart(width, "0");
 }
 
-/** A string quoted as Python's `repr` quotes it (the Python binding's details use it). */
-export function pyRepr(s: string): string {
+/** Details quote at most this many characters (code points) of a value: a 100 MB key makes a short message. */
+export const DETAIL_CHARS = 200;
+
+/**
+ * A string quoted as Python's `repr` quotes it (the Python binding's details use it); beyond
+ * {@link DETAIL_CHARS} characters it is cut, and `...` follows the closing quote.
+ */
+export function pyRepr(full: string): string {
+  let end = 0;
+  for (let n = 0; end < full.length && n < DETAIL_CHARS; n++) {
+    const c = full.charCodeAt(end);
+    end += c >= 0xd800 && c <= 0xdbff && (full.charCodeAt(end + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+  }
+  const cut = end < full.length;
+  const s = cut ? full.slice(0, end) : full;
   const q = s.includes("'") && !s.includes('"') ? '"' : "'";
   let out = q;
   for (const ch of s) {
@@ -83,7 +96,7 @@ export function pyRepr(s: string): string {
     else if (cp <= 0xffff) out += "\\u" + hex(cp, 4);
     else out += "\\U" + hex(cp, 8);
   }
-  return out + q;
+  return out + q + (cut ? "..." : "");
 }
 
 /** A JSON pointer reference token (`~` and `/` escaped). */
