@@ -109,7 +109,14 @@ def write_markdown(doc: dict[str, Any], path: Path) -> None:
         "# Benchmark results",
         "",
         f"Commit `{doc['commit']}`, {m['cores']} cores ({m['cpu']}), Python {m['python']}, Node {m['node']}, "
-        f"msgspec {m['msgspec']}; scale {doc['scale']:g}, {doc['seconds']} s in all. Produced by `make bench` "
+        f"msgspec {m['msgspec']}; scale {doc['scale']:g}, {doc['seconds']} s in all"
+        + (
+            f"; 1-minute load average {m['load_average_1min'][0]} before, {m['load_average_1min'][1]} after "
+            "(above ~1 means other work shared the cores and absolute numbers are depressed)"
+            if "load_average_1min" in m
+            else ""
+        )
+        + ". Produced by `make bench` "
         "(`bench/run.py`): every implementation run interleaved round after round with the order rotated, "
         "median of the rounds, spread = (max - min) / median. The machine is shared: compare ratios, "
         "which are measured side by side in one run, not absolute numbers across runs.",
@@ -119,6 +126,8 @@ def write_markdown(doc: dict[str, Any], path: Path) -> None:
     ]
     for name, c in doc["corpora"].items():
         out.append(f"| {name} | {c['bytes']:,} | {c['lines']:,} |")
+    if doc.get("conditions"):
+        out += ["", f"Conditions: {doc['conditions']}."]
     out += ["", "## Targets", "", "| target | measured | minimum | met |", "| --- | ---: | ---: | --- |"]
     for label, r, minimum, ok in target_rows(doc):
         met = "n/a" if ok is None else ("yes" if ok else "**no**")

@@ -158,11 +158,13 @@ def main(argv: list[str] | None = None) -> int:
     corpora = corpus.ensure(corpora_dir, scale)
     impls = python_impls() + node_impls() + validate_impls()
     started = time.time()
+    load_before = os.getloadavg()[0]
     results = measure(impls, corpora, rounds, tasks)
     extra = memory_and_parallel(tasks, corpora_dir, scale, quick=args.quick)
+    load_after = os.getloadavg()[0]
     doc = {
         "commit": commit(),
-        "machine": machine(),
+        "machine": {**machine(), "load_average_1min": [round(load_before, 2), round(load_after, 2)]},
         "scale": scale,
         "quick": args.quick,
         "seconds": round(time.time() - started, 1),
