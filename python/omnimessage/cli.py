@@ -24,13 +24,8 @@ class UsageError(Exception):
 
 
 def _report(err: DecodeError, name: str, out: TextIO) -> None:
-    where = []
-    if err.pointer:
-        where.append(f"at {err.pointer}")
-    if err.offset is not None:
-        where.append(f"byte {err.offset}")
-    suffix = f" ({', '.join(where)})" if where else ""
-    out.write(f"{name}:{err.line}: {err.category}: {err.detail}{suffix}\n")
+    loc = err.location
+    out.write(f"{name}:{err.line}: {err.category}: {err.detail}{' ' + loc if loc else ''}\n")
 
 
 def _canonical_lines(fh: BinaryIO, name: str, args: argparse.Namespace, stats: dict[str, int]) -> Iterator[bytes]:

@@ -57,14 +57,19 @@ class DecodeError(ValueError):
     def lexical(self) -> bool:
         return REJECTION_CATEGORIES[self.category][0]
 
-    def __str__(self) -> str:
+    @property
+    def location(self) -> str:
+        """`(at POINTER, byte N)`, the parts that are known, or `""`."""
         where = []
         if self.pointer:
             where.append(f"at {self.pointer}")
         if self.offset is not None:
             where.append(f"byte {self.offset}")
-        loc = f" ({', '.join(where)})" if where else ""
-        return f"{self.category}{loc}: {self.detail}"
+        return f"({', '.join(where)})" if where else ""
+
+    def __str__(self) -> str:
+        loc = self.location
+        return f"{self.category}{' ' + loc if loc else ''}: {self.detail}"
 
     def __repr__(self) -> str:
         return (

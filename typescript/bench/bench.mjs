@@ -11,19 +11,9 @@
 // would, since that is what JSON.parse takes.
 import { readFileSync, writeFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import Ajv2020 from "ajv/dist/2020.js";
+import { compileSchema } from "../test/support/ajv.mjs";
 import { decode, encode, DecodeError } from "../dist/index.js";
 
-/** Every `x-omnimessage-*` annotation keyword the schema uses, with its value type, for ajv.addKeyword. */
-function omnimessageKeywords(node, out = new Map()) {
-  if (node !== null && typeof node === "object") {
-    for (const [k, v] of Object.entries(node)) {
-      if (k.startsWith("x-omnimessage-")) out.set(k, typeof v === "boolean" ? "boolean" : "object");
-      omnimessageKeywords(v, out);
-    }
-  }
-  return out;
-}
 
 const args = process.argv.slice(2);
 const file = args.find((a) => !a.startsWith("--") && !/^\d+$/.test(a));
@@ -50,10 +40,7 @@ for (let start = 0; start < data.length; ) {
 const lines = byteLines.map((b) => b.toString("utf8"));
 const mb = data.length / 1e6;
 
-const schema = JSON.parse(readFileSync(new URL("../../schema/omnimessage.schema.json", import.meta.url), "utf8"));
-const ajv = new Ajv2020({ strict: true });
-for (const [keyword, schemaType] of omnimessageKeywords(schema)) ajv.addKeyword({ keyword, schemaType });
-const validate = ajv.compile(schema);
+const validate = compileSchema();
 
 // Every contender must see the whole trace as valid (a benchmark of refusals would be meaningless).
 let refused = 0;

@@ -6,19 +6,9 @@
 // own bytes, as a reader hands them over.
 import { readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
-import Ajv2020 from "ajv/dist/2020.js";
+import { compileSchema } from "../test/support/ajv.mjs";
 import { decode, encode, DecodeError } from "../dist/index.js";
 
-/** Every `x-omnimessage-*` annotation keyword the schema uses, with its value type, for ajv.addKeyword. */
-function omnimessageKeywords(node, out = new Map()) {
-  if (node !== null && typeof node === "object") {
-    for (const [k, v] of Object.entries(node)) {
-      if (k.startsWith("x-omnimessage-")) out.set(k, typeof v === "boolean" ? "boolean" : "object");
-      omnimessageKeywords(v, out);
-    }
-  }
-  return out;
-}
 
 const [task, impl, file] = process.argv.slice(2);
 const data = readFileSync(file);
@@ -30,12 +20,6 @@ for (let start = 0; start < data.length; ) {
   start = nl + 1;
 }
 
-function ajvValidator() {
-  const schema = JSON.parse(readFileSync(new URL("../../schema/omnimessage.schema.json", import.meta.url), "utf8"));
-  const ajv = new Ajv2020({ strict: true });
-  for (const [keyword, schemaType] of omnimessageKeywords(schema)) ajv.addKeyword({ keyword, schemaType });
-  return ajv.compile(schema);
-}
 
 function tryDecode(l, options) {
   try {
@@ -59,7 +43,7 @@ const passes = {
     return [ok, null];
   },
   "decode_validate/json-parse+ajv": (() => {
-    const validate = ajvValidator();
+    const validate = compileSchema();
     return () => {
       let ok = 0;
       for (const l of lines) if (validate(JSON.parse(l))) ok++;

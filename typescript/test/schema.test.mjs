@@ -5,9 +5,9 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import Ajv2020 from "ajv/dist/2020.js";
 import { SCHEMA_ID, isValidMessage, FIELD_ORDER, VERBATIM_LOCATIONS, REJECTION_CATEGORIES, MAX_DEPTH } from "../dist/index.js";
 import { HAVE_SUITE, cases, inputBytes } from "./support/conformance.mjs";
+import { compileSchema } from "./support/ajv.mjs";
 
 const schema = JSON.parse(readFileSync(new URL("../../schema/omnimessage.schema.json", import.meta.url), "utf8"));
 
@@ -17,21 +17,8 @@ function hasInfinity(v) {
   return Object.values(v).some(hasInfinity);
 }
 
-/** Every `x-omnimessage-*` annotation keyword the schema uses, with its value type, for ajv.addKeyword. */
-function omnimessageKeywords(node, out = new Map()) {
-  if (node !== null && typeof node === "object") {
-    for (const [k, v] of Object.entries(node)) {
-      if (k.startsWith("x-omnimessage-")) out.set(k, typeof v === "boolean" ? "boolean" : "object");
-      omnimessageKeywords(v, out);
-    }
-  }
-  return out;
-}
-
 function compile() {
-  const ajv = new Ajv2020({ strict: true, allErrors: false });
-  for (const [keyword, schemaType] of omnimessageKeywords(schema)) ajv.addKeyword({ keyword, schemaType });
-  return ajv.compile(schema);
+  return compileSchema({ allErrors: false });
 }
 
 describe("schema", () => {
