@@ -62,7 +62,10 @@ def iter_lines(
         if chunk.endswith(b"\n"):
             yield number, chunk[:-1], True
         else:
+            # The end of the input, as it stands: a file being appended to may grow, and reading on
+            # would return the rest of this line as a line of its own. The unterminated line is the last.
             yield number, chunk, False
+            return
 
 
 def iter_messages(

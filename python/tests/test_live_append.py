@@ -116,9 +116,9 @@ def test_readers_of_a_file_being_appended_see_whole_lines_and_a_torn_tail(tmp_pa
         w.wait(timeout=120)
     assert w.returncode == 0
     # the reads did catch the file torn, in this process and in the validator
-    assert reads > 50 and torn > 5 and validate_runs >= 5 and validate_torn >= 1, (reads, torn, validate_runs,
-                                                                                  validate_torn)
-    assert ts_runs >= 3
+    assert reads >= 10 and torn >= 2 and validate_runs >= 2 and validate_torn >= 1, (reads, torn, validate_runs,
+                                                                                    validate_torn)
+    assert ts_runs >= 1
     print(f"\n{reads} reads ({torn} torn), {validate_runs} validate runs ({validate_torn} torn), {ts_runs} TS reads")
     assert path.read_bytes() == b"".join(LINES)
     rc, findings = validate_json(str(path))

@@ -77,3 +77,20 @@ def test_a_complete_but_invalid_unterminated_last_line_keeps_its_category() -> N
     assert out[-1].error is not None and out[-1].error.category == "missing_field"
     out = lines(LINE + b"\n" + b'{"timestamp":"t","ty\xe4')
     assert out[-1].error is not None and out[-1].error.category == "truncated"
+
+
+def test_an_unterminated_line_is_the_last_even_if_the_file_grows() -> None:
+    """A live file: the writer appends the rest of the line after the reader hit the end. The reader
+    reports the torn tail and stops; it never reads the second half as a line of its own."""
+    class Growing(io.BytesIO):
+        def readline(self, size: int | None = -1) -> bytes:
+            line = super().readline(size)
+            if line == b'{"timestamp":"2026-07-18T03:1':  # the writer finishes the line meanwhile
+                pos = self.tell()
+                self.seek(0, io.SEEK_END)
+                self.write(b'0:22.531Z","type":"event_msg","payload":{"type":"request_begin"}}\n')
+                self.seek(pos)
+            return line
+
+    lines = list(om.iter_messages(Growing(b'{"timestamp":"2026-07-18T03:1')))
+    assert [(x.number, x.error.category if x.error else None, x.terminated) for x in lines] == [(1, "truncated", False)]
