@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import msgspec
 
@@ -32,7 +32,7 @@ from ._generated.models import (
 from ._write import es_number, write_json
 from .errors import DecodeError, clip_repr, escape_pointer_token
 
-__all__ = ["OpaqueMessage", "canonicalize", "decode", "encode"]
+__all__ = ["OpaqueMessage", "canonicalize", "decode", "decode_canonical", "encode"]
 
 _decoder: Final = msgspec.json.Decoder(Message)
 _encoder: Final = msgspec.json.Encoder()
@@ -144,30 +144,54 @@ def decode(data: bytes | bytearray | memoryview | str, *, lenient: bool = False)
     other exception escapes, whatever the input. With `lenient=True`, a well-formed JSON
     object that strict decoding refuses comes back as an :class:`OpaqueMessage`.
     """
+    if type(data) is not bytes:
+        data = _as_bytes(data)
+    msg = _decode_fast(data)
+    return msg if msg is not None else _decode_slow(data, lenient)
+
+
+def decode_canonical(data: bytes | bytearray | memoryview | str) -> tuple[Message, bool]:
+    """Strict `decode`, and whether the line (less one line feed) is already the canonical
+    encoding of the message: known for free when the fast path took it, so callers that need
+    both (the validator's OM114) do not encode every line a second time."""
+    if type(data) is not bytes:
+        data = _as_bytes(data)
+    msg = _decode_fast(data)
+    if msg is not None:
+        return msg, True
+    msg = cast(Message, _decode_slow(data, False))  # strict: never an OpaqueMessage
+    return msg, encode(msg) == (data[:-1] if data.endswith(b"\n") else data)
+
+
+def _as_bytes(data: bytes | bytearray | memoryview | str) -> bytes:
     if isinstance(data, str):
-        data = data.encode("utf-8", "surrogatepass")
-    elif not isinstance(data, bytes):
-        data = bytes(data)
+        return data.encode("utf-8", "surrogatepass")
+    return data if isinstance(data, bytes) else bytes(data)
+
+
+def _decode_fast(data: bytes) -> Message | None:
+    """The message when msgspec decodes the line and re-encoding it gives back its very bytes;
+    `None` when the slow path must decide."""
     try:
         msg = _decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, MemoryError):
-        return _decode_slow(data, lenient)
+        return None
     # msgspec checked types, enums, required and unknown fields and ranges. What it cannot
     # see (duplicate keys, non-canonical spelling) is settled by re-encoding: equal bytes
     # prove the line canonical; anything else takes the slow path, which decides exactly.
     payload = msg.payload
     ptype = type(payload)
     if ptype in VERBATIM_LOCATIONS and not _verbatim_shapes_ok(msg):
-        return _decode_slow(data, lenient)
+        return None
     try:
         if ptype in NUMBER_LOCATIONS:
             payload = _canonical_payload(payload)
         out = _enc(_Wire(msg.timestamp, _TAGS[type(msg)], payload, msg.origin))
     except (UnicodeEncodeError, ValueError):  # a number beyond the double range: the slow path refuses it
-        return _decode_slow(data, lenient)
+        return None
     if out == data or (len(out) + 1 == len(data) and data[-1] == _LF and data.startswith(out)):
         return msg
-    return _decode_slow(data, lenient)
+    return None
 
 
 def canonicalize(line: bytes | bytearray | memoryview | str, *, lenient: bool = False) -> bytes:

@@ -9,6 +9,7 @@ import subprocess
 import pytest
 
 import omnimessage as om
+from omnimessage import codec
 from omnimessage._write import es_number, quote
 
 T = '"timestamp":"2026-07-18T03:10:22.531Z"'
@@ -109,6 +110,18 @@ def test_canonical_form(case: str, line: str, expected: str) -> None:
     out = om.canonicalize(line.encode())
     assert out == expected.encode()
     assert om.canonicalize(out) == out  # idempotent
+
+
+@pytest.mark.parametrize(("case", "line", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_decode_canonical_tells_a_canonical_line_from_another(case: str, line: str, expected: str) -> None:
+    # what the validator's OM114 relies on: the flag says whether the line is its own encoding
+    msg, canonical = codec.decode_canonical(line.encode())
+    assert not canonical and om.encode(msg) == expected.encode()
+    for same in (expected.encode(), expected.encode() + b"\n", expected, bytearray(expected.encode())):
+        msg2, canonical2 = codec.decode_canonical(same)
+        assert canonical2 and msg2 == msg
+    with pytest.raises(om.DecodeError):
+        codec.decode_canonical(expected.encode() + b" x")
 
 
 # ECMAScript Number::toString, values from ECMA-262 and RFC 8785 appendix B

@@ -48,7 +48,7 @@ from .._generated.models import (
     ToolCallPayload,
     ToolListReadyPayload,
 )
-from ..codec import OpaqueMessage, decode, encode
+from ..codec import OpaqueMessage, decode_canonical, encode
 from ..errors import DecodeError
 from ..reader import TORN_CATEGORIES, Line
 from .recover import HARD_CATEGORIES, generic, legacy_spots, refine, repair_decode
@@ -323,7 +323,7 @@ class Validator:
         if crlf:
             self._emit("OM003", line, "the line ends with CR LF; lines end with LF only")
         try:
-            msg = decode(raw)
+            msg, canonical = decode_canonical(raw)
         except DecodeError as err:
             msg = self._refused(raw, err, line, terminated)
             if msg is None:
@@ -332,7 +332,7 @@ class Validator:
         else:
             if not terminated:
                 self._emit("OM002", line, "the last line has no line feed")
-            if self.canonical and not crlf and encode(msg) != raw:
+            if self.canonical and not crlf and not canonical:
                 self._emit("OM114", line, "valid, but not the canonical encoding (omnimessage canonicalize fixes it)")
         self._check(msg, line)
         self._repaired = self._legacy_line = False
