@@ -56,6 +56,11 @@ def leftovers(marker: str) -> list[str]:
     return out
 
 
+# Time bounds: below the default request time limit (10 s), so a run that waited for a default
+# instead of the short limit a test asks for fails, with room for a slow machine.
+BOUND = 9.0
+
+
 @pytest.fixture
 def marked(monkeypatch: pytest.MonkeyPatch) -> str:
     marker = uuid.uuid4().hex
@@ -77,22 +82,20 @@ def run(argv: list[str], marker: str, **kw: object) -> tuple[object, float]:
 
 
 @pytest.mark.parametrize(
-    ("testee", "needle", "seconds"),
+    ("testee", "needle"),
     [
-        (["hang.py"], "timeout: no answer within 1s; the testee was killed", 6),
-        (["flood_stdout.py", "bytes"], "exceeds 1048576 bytes without a line feed", 6),
-        (["invalid_json.py"], "is not a JSON line: \\xff\\xfe\\x00 {this is not JSON", 4),
-        (["wrong_id.py"], "carries id 'not-rejection.duplicate_key.payload-type'", 4),
-        (["exit_mid_run.py", "status"], "exited with status 3 during case", 4),
-        (["exit_mid_run.py", "signal"], "was killed by SIGSEGV during case", 4),
-        (["close_stdout.py"], "closed its stdout during case", 6),
-        (["huge_answer.py"], "exceeds 67108864 bytes without a line feed", 8),
+        (["hang.py"], "timeout: no answer within 1s; the testee was killed"),
+        (["flood_stdout.py", "bytes"], "exceeds 1048576 bytes without a line feed"),
+        (["invalid_json.py"], "is not a JSON line: \\xff\\xfe\\x00 {this is not JSON"),
+        (["wrong_id.py"], "carries id 'not-rejection.duplicate_key.payload-type'"),
+        (["exit_mid_run.py", "status"], "exited with status 3 during case"),
+        (["exit_mid_run.py", "signal"], "was killed by SIGSEGV during case"),
+        (["close_stdout.py"], "closed its stdout during case"),
+        (["huge_answer.py"], "exceeds 67108864 bytes without a line feed"),
     ],
     ids=lambda v: " ".join(v) if isinstance(v, list) else None,
 )
-def test_a_bad_answer_fails_its_case_clearly_and_the_run_goes_on(
-    testee: list[str], needle: str, seconds: float, marked: str
-) -> None:
+def test_a_bad_answer_fails_its_case_clearly_and_the_run_goes_on(testee: list[str], needle: str, marked: str) -> None:
     kw = {"request_timeout": 1.0}
     if testee[0] == "flood_stdout.py":
         kw["max_response_bytes"] = 1 << 20
@@ -100,7 +103,7 @@ def test_a_bad_answer_fails_its_case_clearly_and_the_run_goes_on(
     assert [o.status for o in result.outcomes] == [PASSED, FAILED, PASSED]  # type: ignore[attr-defined]
     message = result.outcomes[1].message  # type: ignore[attr-defined]
     assert needle in message, message
-    assert elapsed < seconds, f"{elapsed:.1f}s"
+    assert elapsed < BOUND, f"{elapsed:.1f}s"
 
 
 def test_a_flood_of_answer_lines_is_a_protocol_error(marked: str) -> None:
@@ -111,20 +114,20 @@ def test_a_flood_of_answer_lines_is_a_protocol_error(marked: str) -> None:
     assert statuses == [PASSED, FAILED, FAILED], messages
     assert "skipped a required case" in messages[1]
     assert "answered before reading all of case" in messages[2]
-    assert elapsed < 4
+    assert elapsed < BOUND
 
 
 def test_a_silent_testee_fails_the_start_within_its_time_limit(marked: str) -> None:
     result, elapsed = run([str(BAD / "silent.py")], marked, startup_timeout=1.0)
     assert all(o.message.startswith("not run: the testee did not start: no answer to the handshake")  # type: ignore[attr-defined]
                for o in result.outcomes)  # type: ignore[attr-defined]
-    assert elapsed < 4
+    assert elapsed < BOUND
 
 
 def test_a_testee_that_never_exits_is_killed_after_the_grace_period(marked: str) -> None:
     result, elapsed = run([str(BAD / "ignore_eof.py")], marked)
     assert [o.status for o in result.outcomes] == [PASSED] * 3  # type: ignore[attr-defined]
-    assert elapsed < 6
+    assert elapsed < BOUND
 
 
 @pytest.mark.parametrize("mode", ["group", "pgid", "session"])
@@ -138,7 +141,7 @@ def test_children_that_keep_running_are_killed_and_reported(mode: str, marked: s
         assert warnings == []  # killed with its process group: nothing escaped
     else:
         assert len(warnings) == 1 and f"pid {pid} " in warnings[0], warnings
-    assert elapsed < 6
+    assert elapsed < BOUND
 
 
 @pytest.mark.parametrize("mode", ["group", "session"])
@@ -147,12 +150,12 @@ def test_a_testee_that_exits_while_its_child_holds_stdout_is_noticed_at_once(
 ) -> None:
     pidfile = tmp_path / "child.pid"
     result, elapsed = run(
-        [str(BAD / "orphan_child.py"), str(pidfile), mode, "exit"], marked, request_timeout=5.0
+        [str(BAD / "orphan_child.py"), str(pidfile), mode, "exit"], marked, request_timeout=BOUND + 1
     )
     assert [o.status for o in result.outcomes] == [PASSED, FAILED, PASSED]  # type: ignore[attr-defined]
     message = result.outcomes[1].message  # type: ignore[attr-defined]
     assert "exited with status 0 (a process it started still holds its stdout open)" in message, message
-    assert elapsed < 4, f"{elapsed:.1f}s: waited for the time limit instead of noticing the exit"
+    assert elapsed < BOUND, f"{elapsed:.1f}s: waited for the time limit instead of noticing the exit"
 
 
 # VmHWM, not ru_maxrss: the latter keeps the RSS of the forked parent (pytest) across exec.
