@@ -1,7 +1,8 @@
 """Every input the fuzzers ever caught (fuzz/crashes/) is replayed here, so a fixed bug stays fixed.
 
 `decode-*` files go through the decoder target's properties (fuzz/fuzz_decode.py), `validate-*`
-files through the validator target's (fuzz/fuzz_validate.py), and `differential-*` files through
+files (and the `decode-*` ones: the validator decodes every line) through the validator target's
+(fuzz/fuzz_validate.py), and `differential-*` files through
 both bindings, which must agree (fuzz/differential.py). The fuzz targets import without atheris.
 """
 
@@ -41,9 +42,14 @@ def test_decode_fixture(path: Path) -> None:
     _load("fuzz_decode").test_one_input(path.read_bytes())
 
 
-@pytest.mark.parametrize("path", _files("validate"), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", _files("validate") + _files("decode"), ids=lambda p: p.name)
 def test_validate_fixture(path: Path) -> None:
-    _load("fuzz_validate").test_one_input(path.read_bytes())
+    data = path.read_bytes()
+    if path.name.startswith("decode-"):
+        # the validator decodes every line: a decoder crasher goes through it too, in every mode
+        # (flags byte: legacy, truncated, determinism check)
+        data = b"\x07" + data
+    _load("fuzz_validate").test_one_input(data)
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
