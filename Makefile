@@ -1,4 +1,7 @@
 # omnimessage: one command runs the main job (`make demo`), one runs every test (`make test`).
+# Recipes run in bash with -e, -u and pipefail: a failing command anywhere in a pipeline fails it.
+SHELL       := bash
+.SHELLFLAGS := -eu -o pipefail -c
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -36,7 +39,9 @@ check-generated: setup
 	@tmp=$$(mktemp -d); rc=0; \
 	for pair in $(GENERATED); do \
 	  t=$${pair%%:*}; d=$${pair#*:}; \
-	  $(BIN)/omnimessage generate --target $$t --out $$tmp/$$t 2>/dev/null || { rc=1; break; }; \
+	  $(BIN)/omnimessage generate --target $$t --out $$tmp/$$t 2>$$tmp/$$t.log || { \
+	    cat $$tmp/$$t.log >&2; echo "check-generated: 'omnimessage generate --target $$t' failed"; rc=1; break; }; \
+	  grep -v '^wrote ' $$tmp/$$t.log >&2 || true; \
 	  for f in $$(cd $$tmp/$$t && find . -type f); do \
 	    diff -u "$$d/$$f" "$$tmp/$$t/$$f" || { echo "generated file $$d/$$f is stale: run 'make generate'"; rc=1; }; \
 	  done; \
@@ -96,12 +101,25 @@ FC_RUNS ?= 100000
 fuzz-ts: setup
 	cd $(TS_DIR) && npm run --silent build && OMNIMESSAGE_FC_RUNS=$(FC_RUNS) npm run --silent fuzz
 
-# The short forms, in make test: 15 s per atheris target, 15 s of differential fuzzing (the
-# fast-check short run is part of ts-test).
+# The short forms, in make test: FUZZ_SHORT_SECONDS (15 s) per atheris target, as long of
+# differential fuzzing (the fast-check short run is part of ts-test). Red unless both atheris targets
+# ran to libFuzzer's final `Done N runs` line: a missing atheris or a fuzzer that cannot start fails.
+FUZZ_SHORT_SECONDS ?= 15
+FUZZ_SHOWN := ^(== fuzz_|Done|stat::number_of_executed_units|==[0-9]+== ERROR)|new seeds in|dictionary entries|atheris is not installed
+FUZZ_NOISE := ^(INFO: |WARNING: Failed to find function|\#[0-9]+[[:space:]]|Dictionary: |\#\#\#\#\#\# |"|stat::)
 fuzz-short:
-	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=15 2>&1 | grep -E "^(== fuzz_|Done|stat::number_of_executed_units|==[0-9]+== ERROR)|new seeds in|dictionary entries" ; \
-	  test -z "$$(ls fuzz/crashes-new 2>/dev/null)" || { echo "fuzzing found crashes: fuzz/crashes-new/"; exit 1; }
-	@$(BIN)/python fuzz/differential.py --seconds 15
+	@log=$$(mktemp); trap 'rm -f "$$log"' EXIT; rc=0; \
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SHORT_SECONDS) 2>&1 | tee "$$log" \
+	  | { grep -E '$(FUZZ_SHOWN)' || true; } || rc=1; \
+	for t in decode validate; do \
+	  awk -v t="fuzz_$$t:" '$$1 == "==" && $$2 ~ /^fuzz_/ { cur = $$2 } cur == t && /^Done [0-9]+ runs/ { ok = 1 } END { exit !ok }' "$$log" \
+	    || { echo "fuzz-short: fuzz_$$t did not run to the end (no libFuzzer 'Done N runs' line)"; rc=1; }; \
+	done; \
+	test -z "$$(ls fuzz/crashes-new 2>/dev/null)" || { echo "fuzzing found crashes: fuzz/crashes-new/"; rc=1; }; \
+	if [ $$rc != 0 ]; then \
+	  echo "fuzz-short: FAILED; the errors in the atheris output:"; \
+	  grep -vE '$(FUZZ_SHOWN)|$(FUZZ_NOISE)' "$$log" | tail -n 60 || true; exit 1; fi
+	@$(BIN)/python fuzz/differential.py --seconds $(FUZZ_SHORT_SECONDS)
 
 demo: setup
 	@echo "== conformance matrix: implementations x groups, every case checked byte for byte =="
@@ -112,11 +130,11 @@ demo: setup
 	  echo "identical: $$(wc -l < examples/trace.jsonl) lines, every fidelity/parameters/output value kept verbatim"
 	@echo
 	@echo "== examples/invalid.jsonl: every line refused with its category, pointer and offset =="
-	@$(BIN)/omnimessage canonicalize examples/invalid.jsonl > /dev/null; test $$? = 1
+	@rc=0; $(BIN)/omnimessage canonicalize examples/invalid.jsonl > /dev/null || rc=$$?; test $$rc = 1
 	@echo
 	@echo "== examples/stream.jsonl and examples/broken-stream.jsonl: the protocol validator =="
 	@$(BIN)/omnimessage validate --profile stream --color never examples/stream.jsonl
-	@$(BIN)/omnimessage validate --profile stream --color never examples/broken-stream.jsonl; test $$? = 1
+	@rc=0; $(BIN)/omnimessage validate --profile stream --color never examples/broken-stream.jsonl || rc=$$?; test $$rc = 1
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache
