@@ -8,7 +8,8 @@ offset and detail). Nothing but a DecodeError may escape either.
 Inputs come from
 - seeds: every conformance case input (compact hostile ones included), the examples, and the lines
   of the schema-driven generator of python/tests/test_ts_differential.py (every payload kind,
-  verbatim values written every odd way, defects of every category);
+  verbatim values written every odd way, defects of every category, partials whose fragment
+  field holds half of a split surrogate pair);
 - mutations of them: byte flips, insertions of hostile tokens (invalid UTF-8, BOMs, NULs, escapes,
   surrogates, brackets, numbers), deletions, duplicated and swapped ranges, splices of two seeds,
   truncation, a line feed or CR at the end, nesting, and the generator's own structural defects;
@@ -43,7 +44,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "python" / "tests"))  # the generator of the differential test
 
-from test_ts_differential import Gen, Style, corrupt, mutate, write  # noqa: E402
+from test_ts_differential import Gen, Style, corrupt, mutate, split_surrogate_lines, write  # noqa: E402
 
 import omnimessage as om  # noqa: E402
 from omnimessage.conformance.suite import load_suite  # noqa: E402
@@ -59,8 +60,8 @@ TOKENS = [
     b"\xff", b"\xc0\xaf", b"\xc0\x80", b"\xed\xa0\x80", b"\xed\xb0\x80", b"\xe2\x82", b"\xf0\x9f\x98",
     b"\xf4\x90\x80\x80",
     b"\x80", b"\xef\xbb\xbf", b"\x00", b"\x01", b"\x1f", b"\x7f", b"\t", b"\r", b"\r\n", b"\n", b" ",
-    b"\\u0000", b"\\ud800", b"\\udc00", b"\\ud83d\\ude00", b"\\uDBFF", b"\\u0065", b"\\u0041", b"\\/", b"\\",
-    b"\\x", b"\\u12",
+    b"\\u0000", b"\\ud800", b"\\udc00", b"\\ud83d\\ude00", b"\\uDBFF", b"\\ud83d", b"\\uDE00", b"\\u0065", b"\\u0041",
+    b"\\/", b"\\", b"\\x", b"\\u12",
     b'"', b"'", b"{", b"}", b"[", b"]", b":", b",", b",,", b"//", b"/*", b"*/", b"#",
     b"NaN", b"Infinity", b"-", b"01", b"1.", b".5", b"-0", b"1.0", b"1e400", b"1E2", b"9007199254740993", b"9" * 400,
     b"true", b"false", b"null", b"True", b"None",
@@ -151,6 +152,7 @@ def seed_pool(rng: random.Random) -> list[bytes]:
         if g.chance(0.3):
             mutate(g, msg)
         pool.append(write(msg, Style(g.rng, g.chance(0.5))).encode("utf-8", "surrogatepass"))
+    pool += split_surrogate_lines(g, 300)  # lone halves in partials' fragment fields (contract 4.1)
     for crash in sorted((ROOT / "fuzz" / "crashes").glob("differential-*.bin")):
         pool.append(crash.read_bytes())
     return pool

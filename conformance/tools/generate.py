@@ -42,7 +42,7 @@ SCHEMA: dict[str, Any] = json.loads((REPO / "schema" / "omnimessage.schema.json"
 DEFS: dict[str, dict[str, Any]] = SCHEMA["$defs"]
 REJECTIONS: dict[str, dict[str, Any]] = SCHEMA["x-omnimessage-rejections"]
 WALKER = SchemaWalker(SCHEMA)
-SUITE_VERSION = "1.1.0"
+SUITE_VERSION = "1.2.0"
 MAX_SAFE = 2**53 - 1
 TS = "2026-07-18T03:10:22.531Z"
 SID = "session-2026-07-18-03-10-22-1a2b3c4d"
@@ -65,13 +65,20 @@ class Raw(str):
 _SHORT = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\f": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def q(s: str) -> str:
-    """`JSON.stringify` of a string: the seven short escapes, other C0 controls as lower-case \\u00xx."""
+    """`JSON.stringify` of a string: the seven short escapes, other C0 controls as lower-case \\u00xx,
+    lone surrogates as lower-case \\udxxx (ES2019 well-formed JSON.stringify; JavaScript strings are
+    UTF-16, so adjacent high and low halves are one character, written raw)."""
+    if _SURROGATE.search(s):
+        s = s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
     out = ['"']
     for ch in s:
         if ch in _SHORT:
             out.append(_SHORT[ch])
-        elif ord(ch) < 0x20:
+        elif ord(ch) < 0x20 or 0xD800 <= ord(ch) <= 0xDFFF:
             out.append(f"\\u{ord(ch):04x}")
         else:
             out.append(ch)
@@ -413,6 +420,19 @@ def rt(cid: str, desc: str, m: dict[str, Any], spec: str = "2", tags: Iterable[s
     G.add(cid, "roundtrip", desc, spec, line(m), tags=tags)
 
 
+# Streaming partial -> its fragment field (`x-omnimessage-fragment-of`): the one string where a
+# lone surrogate escape is accepted (spec 4.1).
+FRAGMENT_FIELD: dict[str, str] = {
+    name: d["x-omnimessage-fragment-of"]["field"] for name, d in DEFS.items() if "x-omnimessage-fragment-of" in d
+}
+
+
+def frag(cid: str, desc: str, defname: str, value: str, tags: Iterable[str] = ()) -> None:
+    """A canonical partial whose fragment field is `value` (lone surrogates written `\\udxxx`)."""
+    m = msg(defname, full(defname, **{FRAGMENT_FIELD[defname]: value}))
+    rt(f"split-surrogate.{cid}", desc, m, "4.1", ["unicode", "split-surrogate", *tags])
+
+
 # ---------------------------------------------------------------------------
 # roundtrip: canonical lines that must come back byte for byte
 # ---------------------------------------------------------------------------
@@ -658,6 +678,43 @@ def gen_roundtrip() -> None:
         "2.4",
         ["unicode"],
     )
+    # split surrogate pairs in streaming fragments (spec 4.1): the fragment field of a partial
+    # (the one `x-omnimessage-fragment-of` names) may escape a lone surrogate
+    for pd in FRAGMENT_FIELD:
+        ps, pf = slug(pd), FRAGMENT_FIELD[pd]
+        frag(f"{ps}.high-at-end", f"{pd}.{pf}: a delta ending with the high half of a split pair", pd, "abc\ud83d")
+        frag(f"{ps}.low-at-start", f"{pd}.{pf}: the next delta, starting with the low half", pd, "\ude00def")
+    po = "PartialToolCallOutputPayload"
+    frag(
+        "both-ends",
+        "a delta that starts with the low half of one split pair and ends with the high half of the next",
+        po,
+        "\udc00 \u2713 \udbff",
+    )
+    frag(
+        "alone",
+        "a delta of one UTF-16 code unit: the high half alone (a JavaScript producer cutting mid-pair)",
+        "PartialTextPayload",
+        "\ud83d",
+        tags=["hostile"],
+    )
+    frag("low-alone", "a delta holding only a low half", "PartialThinkingPayload", "\udfff")
+    frag(
+        "anywhere",
+        "lone halves anywhere in the fragment, not only at its ends (the rule is per field)",
+        "PartialToolCallPayload",
+        '{"q":"a\udc00b\ud800c"}',
+    )
+    frag("reversed", "a low half then a high half: two lone halves, no pair", po, "\ude00\ud83d")
+    frag("pair-then-half", "a whole pair (written raw) then the high half of the next", po, "\U0001f600\ud83d")
+    for ev in ("start", "stop"):
+        rt(
+            f"split-surrogate.event-{ev}",
+            f"a lone half in a `{ev}` fragment",
+            msg(po, full(po, event_type=ev, output="\ude00")),
+            "4.1",
+            ["unicode", "split-surrogate"],
+        )
     rt(
         "unicode.timestamp-free-form",
         "a decoder accepts any string as timestamp (section 8)",
@@ -1083,6 +1140,38 @@ def gen_canonicalization() -> None:
             "2.4",
             ["escape"],
         )
+    # lone surrogates in a partial's fragment field (spec 4.1): any spelling is accepted; the
+    # canonical one is JSON.stringify's, lower-case \udxxx
+    def po(out: str) -> str:
+        return (
+            "{" + T + ',"type":"model_msg","payload":{"type":"partial_tool_call_output","role":"user",'
+            '"event_type":"delta","output":"' + out + '","tool_call_id":"call_01"}}'
+        )
+
+    for name, a, b in [
+        ("lone-high-upper", "abc\\uD83D", "abc\\ud83d"),
+        ("lone-low-upper", "\\uDE00def", "\\ude00def"),
+        ("lone-mixed-case", "\\uDc00x\\udBfF", "\\udc00x\\udbff"),
+        ("pair-then-lone-upper", "\\uD83D\\uDE00\\uD83D", "😀\\ud83d"),
+        ("other-escapes-around", "\\u0041\\/\\ud83d", "A/\\ud83d"),
+    ]:
+        canon(
+            f"fragment.{name}",
+            f"a lone surrogate in a partial's fragment field spelled {a}: re-encoded as {b}",
+            po(a) + "\n",
+            po(b),
+            "4.1",
+            ["escape", "split-surrogate"],
+        )
+    canon(
+        "fragment.reversed-keys",
+        "a partial holding a lone half, keys in reverse order (the slow path keeps the lone half)",
+        '{"payload":{"tool_call_id":"call_01","output":"abc\\ud83d","event_type":"delta","role":"user",'
+        '"type":"partial_tool_call_output"},"type":"model_msg",' + T + "}\n",
+        po("abc\\ud83d"),
+        "4.1",
+        ["key-order", "split-surrogate"],
+    )
     canon(
         "escape.in-keys",
         "escaped keys are unescaped (`\\u0074ype`, `r\\u006fle`)",
@@ -1371,6 +1460,13 @@ def gen_rejection() -> None:
             tags=["utf8"],
         )
     rej("in-key", "invalid UTF-8 inside a key", ev(rb).encode().replace(b'"payload"', b'"pay\xffload"'), "invalid_utf8")
+    rej(
+        "surrogate-bytes-in-fragment",
+        "a high surrogate encoded in UTF-8 (ED A0 BD) in a partial's fragment field: only the escape is allowed there",
+        mm('{"type":"partial_text","role":"assistant","event_type":"delta","text":"abcX"}').encode().replace(b"X", b"\xed\xa0\xbd"),
+        "invalid_utf8",
+        tags=["utf8", "split-surrogate"],
+    )
     rej(
         "in-fidelity",
         "invalid UTF-8 inside a verbatim value (UTF-8 applies everywhere)",
@@ -1717,6 +1813,82 @@ def gen_rejection() -> None:
         ev('{"type":"tool_list_ready","tools":[{"name":"\\ud800","description":""}]}'),
         L,
         pointer="/payload/tools/0/name",
+    )
+    # spec 4.1: only the fragment field of a partial may escape a lone surrogate
+    rej(
+        "partial-name",
+        "a lone surrogate in a partial's other field (`partial_tool_call.name`)",
+        mm('{"type":"partial_tool_call","role":"assistant","event_type":"delta","name":"\\ud83d","arguments":"","tool_call_id":"c"}'),
+        L,
+        pointer="/payload/name",
+    )
+    rej(
+        "partial-tool-call-id",
+        "a lone surrogate in `partial_tool_call_output.tool_call_id`",
+        mm('{"type":"partial_tool_call_output","role":"user","event_type":"delta","output":"x","tool_call_id":"c\\udbff"}'),
+        L,
+        pointer="/payload/tool_call_id",
+    )
+    rej(
+        "partial-images",
+        "a lone surrogate in a partial's `images` item",
+        mm('{"type":"partial_tool_call_output","role":"user","event_type":"delta","output":"","images":["\\udc00"],"tool_call_id":"c"}'),
+        L,
+        pointer="/payload/images/0",
+    )
+    rej(
+        "partial-key",
+        "a lone surrogate escaped in a key of a partial (before the unexpected-field check)",
+        mm('{"type":"partial_text","role":"assistant","event_type":"delta","text":"\\ud83d","\\ud83d":1}'),
+        L,
+        tags=["precedence"],
+    )
+    rej(
+        "partial-fidelity",
+        "a lone surrogate in a `fidelity` member of a partial: partials carry no fidelity, so it is not verbatim there (before the unexpected-field check)",
+        mm('{"type":"partial_text","role":"assistant","event_type":"delta","text":"x","fidelity":{"sig":"\\ud83d"}}'),
+        L,
+        pointer="/payload/fidelity/sig",
+        tags=["precedence"],
+    )
+    rej(
+        "partial-other-kind-field",
+        "the fragment field of another partial kind (`arguments` on a `partial_text`), before the unexpected-field check",
+        mm('{"type":"partial_text","role":"assistant","event_type":"delta","text":"","arguments":"\\ud83d"}'),
+        L,
+        pointer="/payload/arguments",
+        tags=["precedence"],
+    )
+    rej(
+        "partial-origin",
+        "a lone half in the fragment field is fine, one in the origin of the same line is not",
+        "{"
+        + T
+        + ',"type":"model_msg","payload":{"type":"partial_text","role":"assistant","event_type":"delta","text":"\\ud83d"},"origin":["\\ud800"]}\n',
+        L,
+        pointer="/origin/0",
+    )
+    rej(
+        "complete-output",
+        "a complete `tool_call_output.output` (the complete message never holds a lone half)",
+        mm('{"type":"tool_call_output","role":"user","output":"abc\\ud83d","tool_call_id":"c"}'),
+        L,
+        pointer="/payload/output",
+    )
+    rej(
+        "complete-arguments",
+        "a complete `tool_call.arguments`",
+        mm('{"type":"tool_call","role":"assistant","name":"n","arguments":"\\ude00","tool_call_id":"c"}'),
+        L,
+        pointer="/payload/arguments",
+    )
+    rej(
+        "partial-under-event-envelope",
+        "a partial payload type under `event_msg` is no partial: the lone surrogate wins over the unknown type",
+        ev('{"type":"partial_text","role":"assistant","event_type":"delta","text":"\\ud83d"}'),
+        L,
+        pointer="/payload/text",
+        tags=["precedence"],
     )
     rej(
         "before-missing-field",
@@ -2229,9 +2401,9 @@ def gen_rejection() -> None:
     )
     rej("origin-empty", "an empty origin", ev(rb, ',"origin":[]'), V, pointer="/origin")
     rej(
-        "abort-code-timeout",
-        "abort error codes are a subset (`timeout` is not one)",
-        ev('{"type":"abort","error_code":"timeout"}'),
+        "abort-code-unknown",
+        "an abort error code that is no `ErrorCode`",
+        ev('{"type":"abort","error_code":"cancelled"}'),
         V,
         pointer="/payload/error_code",
     )
@@ -2325,10 +2497,8 @@ def gen_lenient() -> None:
     keep("duplicate-key", "a duplicate key is kept", ev('{"type":"request_begin","type":"request_begin"}'))
     keep(
         "lone-surrogate",
-        "a lone surrogate (JavaScript producers cutting text mid-pair) is kept",
-        "{"
-        + T
-        + ',"type":"model_msg","payload":{"type":"partial_text","role":"assistant","event_type":"delta","text":"\\ud83d"}}\n',
+        "a lone surrogate outside a partial's fragment field (here a complete text) is kept",
+        "{" + T + ',"type":"model_msg","payload":{"type":"text","role":"assistant","text":"\\ud83d"}}\n',
     )
     keep(
         "beyond-double",
@@ -2525,9 +2695,8 @@ def gen_hostile() -> None:
     hrej("low-in-error-message", "a lone low surrogate in an error message",
          ev('{"type":"request_end","status":"fatal","error_code":"auth","error_message":"x\\uDC00"}'), L,
          pointer="/payload/error_message")
-    hrej("cut-by-javascript", "a partial text delta cut mid-pair by a JavaScript producer (strict refuses it)",
-         mm('{"type":"partial_text","role":"assistant","event_type":"delta","text":"\\ud83d"}'), L,
-         pointer="/payload/text")
+    hrej("fragment-lone-in-complete-text", "the complete text after a stream cut mid-pair must hold the joined pair, "
+         "not a lone half", mm('{"type":"text","role":"assistant","text":"abc\\ud83d"}'), L, pointer="/payload/text")
 
     # --- duplicate keys at every level ----------------------------------------------
     K = "duplicate_key"

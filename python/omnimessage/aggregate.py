@@ -11,6 +11,8 @@ is the one the producer sends after the `stop` (it carries `fidelity`, which fra
 not). If a producer breaks the discipline and no complete message follows, the message
 assembled from the fragments is emitted in its place, so nothing streamed is lost.
 `Aggregator.open` exposes the text so far of every open segment, for live rendering.
+Fragments are joined in UTF-16, as the JavaScript producer cut them: a surrogate pair split
+between two deltas (wire contract section 4.1) is one character again.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from msgspec import UNSET, Struct
 
 from ._generated import models as m
 from ._generated.models import FRAGMENT_OF
+from ._utf16 import join_fragments
 from .guards import is_partial
 
 __all__ = ["Aggregator", "Segment", "SegmentKey"]
@@ -47,7 +50,9 @@ class Segment:
 
     @property
     def text(self) -> str:
-        return "".join(self.parts)
+        """The fragments so far, joined in UTF-16: a surrogate pair split between two deltas
+        (JavaScript producers cut at any UTF-16 offset) is one character again."""
+        return join_fragments(self.parts)
 
     def assemble(self) -> m.ModelMessage:
         """The complete message the fragments add up to."""

@@ -22,6 +22,7 @@ import msgspec
 from . import _scan
 from ._generated.models import (
     ENVELOPE_TAGS,
+    FRAGMENT_OF,
     MAX_DEPTH,
     MAX_SAFE_INTEGER,
     NUMBER_LOCATIONS,
@@ -118,8 +119,8 @@ def encode(msg: Message | OpaqueMessage) -> bytes:
     try:
         return _enc(_Wire(msg.timestamp, _TAGS[type(msg)], payload, msg.origin))  # type: ignore[union-attr]
     except UnicodeEncodeError:
-        # A string holds a lone surrogate (only possible for messages built in Python):
-        # JSON.stringify writes it as a \udXXX escape, which UTF-8 cannot carry raw.
+        # A string holds a lone surrogate (a partial's fragment field cut mid-pair, or a message
+        # built in Python): JSON.stringify writes it as a \udXXX escape, which UTF-8 cannot carry raw.
         return _encode_slow(msg, payload)
 
 
@@ -303,6 +304,10 @@ class _Builder:
         p_tag = ptype.value if ptype is not None and ptype.kind == _scan.STR else None
         cls = PAYLOAD_CLASSES.get((env_tag, p_tag))  # type: ignore[arg-type]
         self.verbatim = {path: shape for path, shape in VERBATIM_LOCATIONS.get(cls, ())} if cls else _NO_VERBATIM
+        # A streaming partial's fragment field may escape lone surrogates (a pair cut between two
+        # deltas); its path from the payload, or None.
+        frag = FRAGMENT_OF.get(cls) if cls else None
+        self.fragment: tuple[str] | None = (frag[1],) if frag else None
 
     def refuse(self, category: str, detail: str, pointer: str, pos: int) -> _Refusal:
         return _Refusal(DecodeError(category, detail, pointer=pointer, offset=_byte_offset(self.text, pos)))
@@ -348,7 +353,7 @@ class _Builder:
                     crel2 = None if rel is None else (*rel, i)
                     stack.append((node.value[i], f"{pointer}/{i}", crel2, items, i, depth + 1))
             elif kind == _scan.STR:
-                if node.lone:
+                if node.lone and (self.fragment is None or rel != self.fragment):
                     raise self.refuse("lone_surrogate", "string escapes a lone surrogate", pointer, node.start)
                 parent[slot] = node.value
             elif kind == _scan.NUM:

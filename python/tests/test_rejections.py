@@ -84,6 +84,13 @@ CASES: list[tuple[str, bytes, str, str | None]] = [
     ("lone-in-key", mm(b'{"type":"text","role":"user","text":"x","\\ud800":1}'), "lone_surrogate", "/payload/\ud800"),
     ("lone-in-origin", TEXT[:-1] + b',"origin":["\\ud800"]}', "lone_surrogate", "/origin/0"),
     (
+        "lone-in-partial-name",  # only a partial's fragment field may hold a lone half (contract 4.1)
+        mm(b'{"type":"partial_tool_call","role":"assistant","event_type":"delta","name":"\\ud83d","arguments":"",'
+           b'"tool_call_id":"c"}'),
+        "lone_surrogate",
+        "/payload/name",
+    ),
+    (
         "int-fraction",
         ev(b'{"type":"request_end","status":"completed","attempt":1.0}'),
         "invalid_number",
@@ -184,7 +191,7 @@ CASES: list[tuple[str, bytes, str, str | None]] = [
         "invalid_value",
         "/payload/source",
     ),
-    ("abort-code-subset", ev(b'{"type":"abort","error_code":"timeout"}'), "invalid_value", "/payload/error_code"),
+    ("abort-code-unknown", ev(b'{"type":"abort","error_code":"cancelled"}'), "invalid_value", "/payload/error_code"),
     (
         "attempt-zero",
         ev(b'{"type":"request_end","status":"completed","attempt":0}'),

@@ -472,6 +472,54 @@ def generate(g: Gen, n: int) -> list[bytes]:
     return lines
 
 
+_PARTIALS = [st for st in MODEL.structs.values() if st.fragment_of is not None]
+_HIGH = [0xD800, 0xD83D, 0xDBFF]
+_LOW = [0xDC00, 0xDE00, 0xDFFF]
+
+
+def split_surrogate_lines(g: Gen, n: int) -> list[bytes]:
+    """Streaming partials whose fragment field holds lone surrogates (a pair split between two
+    deltas, wire contract 4.1), written canonically or not; some with a lone half elsewhere too
+    (another field, a key, the origin), under another envelope, or with another defect."""
+    lines: list[bytes] = []
+    rng = g.rng
+    for i in range(n):
+        st = rng.choice(_PARTIALS)
+        assert st.fragment_of is not None
+        payload = g.struct(st.name, 2)
+        frag = payload.get(st.fragment_of[1])
+        assert frag is not None and frag.kind == "str"
+        high, low = chr(rng.choice(_HIGH)), chr(rng.choice(_LOW))
+        r = rng.random()
+        if r < 0.35:
+            frag.text += high  # the high half ends this delta
+        elif r < 0.6:
+            frag.text = low + frag.text  # the low half starts the next
+        elif r < 0.8:
+            frag.text = low + frag.text + high
+        else:
+            at = rng.randrange(len(frag.text) + 1)
+            frag.text = frag.text[:at] + rng.choice([high, low, low + high]) + frag.text[at:]
+        env = "model_msg" if rng.random() < 0.95 else "event_msg"
+        msg = obj(("timestamp", s("2026-07-18T03:10:22.531Z")), ("type", s(env)), ("payload", payload))
+        if rng.random() < 0.2:
+            msg.members.append(("origin", J("arr", items=[s(g.text(short=True))])))
+        r = rng.random()
+        if r < 0.1:  # a lone half in another string of the line (refused there)
+            others = [v for v in _values(msg) if v.kind == "str" and v is not frag]
+            rng.choice(others).text += rng.choice([high, low])
+        elif r < 0.15:  # in a key
+            k, v = payload.members[-1]
+            payload.members[-1] = (k + low, v)
+        elif r < 0.3:
+            mutate(g, msg)
+        data = write(msg, Style(rng, rng.random() < 0.5)).encode("utf-8", "surrogatepass")
+        if i % 5 == 0:
+            data += b"\n"
+        lines.append(data)
+    return lines
+
+
 # ---------------------------------------------------------------------------
 # Running both bindings
 # ---------------------------------------------------------------------------
@@ -559,6 +607,26 @@ def test_lenient_and_string_input_agree(corpus: list[bytes]) -> None:
     # Lines handed to the TypeScript decoder as JS strings instead of bytes.
     text = [x for x in sample if _is_utf8(x)]
     n, diffs = compare(text, False, "strict", "string")
+    _fail_on(diffs, n)
+
+
+def test_split_surrogates_in_fragments_agree() -> None:
+    """Lone halves in a partial's fragment field: accepted alike, re-encoded to the same bytes;
+    elsewhere refused alike (strict and lenient, bytes and JS strings, canonical outputs fed back)."""
+    lines = split_surrogate_lines(Gen(SEED + 1), 2000)
+    n, diffs = compare(lines, False)
+    _fail_on(diffs, n)
+    results = [python_result(x, False) for x in lines]
+    accepted = [r[1] for r in results if r[0] == "out"]
+    refused = {r[1] for r in results if r[0] == "err"}
+    assert len(accepted) > len(lines) // 2, f"only {len(accepted)} accepted: the generator is off"
+    assert sum(b"\\ud" in x for x in accepted) > len(lines) // 3  # lone halves written as \\udXXX
+    assert "lone_surrogate" in refused, sorted(refused)
+    n, diffs = compare(accepted, False)  # canonical lines, the TypeScript fast path's turn
+    _fail_on(diffs, n)
+    n, diffs = compare(lines, True, "lenient")
+    _fail_on(diffs, n)
+    n, diffs = compare(lines, False, "strict", "string")
     _fail_on(diffs, n)
 
 

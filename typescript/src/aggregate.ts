@@ -82,7 +82,7 @@ export class Segment {
     readonly first: PartialMessage,
   ) {}
 
-  /** The text so far. */
+  /** The text so far. Strings join in UTF-16, so a surrogate pair split between two deltas is one character again. */
   get text(): string {
     return this.parts.join("");
   }

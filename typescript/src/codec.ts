@@ -17,7 +17,7 @@
 
 import { ARR, LIT, NUM, OBJ, STR, checkMessage, escapePointerToken, member, pyRepr, type Problem } from "./generated/check.js";
 import { encodeMessage, writeMessage, type Writer } from "./generated/encode.js";
-import { VERBATIM_LOCATIONS, type VerbatimShape } from "./generated/schema.js";
+import { FRAGMENT_OF, PAYLOAD_STRUCTS, VERBATIM_LOCATIONS, type VerbatimShape } from "./generated/schema.js";
 import type { OmniMessage } from "./generated/types.js";
 import { isValidMessage } from "./generated/validate.js";
 import { DecodeError } from "./errors.js";
@@ -174,7 +174,8 @@ class Verifier implements Writer {
    * The string token at the current position is canonical when it holds no escape that
    * JSON.stringify would not write: `\\"`, `\\\\`, the short ones and lower-case `\\u00XX` for
    * other control characters are canonical; `\\/`, upper-case hex and any other `\\u` are not
-   * (JSON.stringify writes a lone surrogate as `\\udXXX`, but strict decoding refuses those).
+   * (JSON.stringify writes a lone surrogate as `\\udXXX`: strict decoding accepts those only in
+   * a partial's fragment field, which the slow path decides, so they take it).
    * The token is checked in place, escape by escape, with searches that only move forward (a
    * line stays linear); nothing is allocated. The value itself is the token's (JSON.parse read
    * it there), so it need not be compared.
@@ -324,7 +325,7 @@ function decodeSlow(text: string, end: number, lenient: boolean): OmniMessage | 
   }
   if (root.kind !== OBJ) throw new DecodeError("wrong_type", "a message is a JSON object", "", 0);
   const verbatim = verbatimTable(root);
-  const problem = new Lexical(verbatim).walk(root, "", null) ?? checkMessage(root);
+  const problem = new Lexical(verbatim, fragmentField(root)).walk(root, "", null) ?? checkMessage(root);
   if (problem !== null) {
     const err = new DecodeError(problem.category, problem.detail, problem.pointer, byteOffset(text, problem.at));
     if (lenient) return new OpaqueMessage(text.slice(0, end), err);
@@ -346,6 +347,22 @@ function verbatimTable(root: Node): VerbatimTable {
   return VERBATIM_LOCATIONS.get(envTag)?.get(pTag) ?? null;
 }
 
+/**
+ * The fragment field of this message's payload when it is a streaming partial (`text`,
+ * `thinking`, `arguments`, `output`), else null: the one string that may escape lone surrogates
+ * (the reference producer cuts fragments at any UTF-16 offset, so a pair can be split between
+ * two deltas; joined, the halves pair up again).
+ */
+function fragmentField(root: Node): string | null {
+  const env = member(root, "type");
+  const payload = member(root, "payload");
+  const ptype = payload === null ? null : member(payload, "type");
+  if (env === null || env.kind !== STR || ptype === null || ptype.kind !== STR) return null;
+  const pTag = ptype.value as string;
+  if (PAYLOAD_STRUCTS.get(env.value as string)?.has(pTag) !== true || !Object.hasOwn(FRAGMENT_OF, pTag)) return null;
+  return FRAGMENT_OF[pTag as keyof typeof FRAGMENT_OF][1];
+}
+
 /** The shape of the verbatim value at `rel` (a path from the payload), if one sits there. */
 function verbatimAt(table: VerbatimTable, rel: readonly string[] | null): VerbatimShape | undefined {
   if (table === null || rel === null || rel.length === 0) return undefined;
@@ -360,10 +377,15 @@ function verbatimAt(table: VerbatimTable, rel: readonly string[] | null): Verbat
 
 /**
  * What JSON Schema cannot see, outside verbatim values, in document order: lone surrogate
- * escapes, duplicate keys, numbers beyond the double range; and the shape of verbatim values.
+ * escapes (except in a partial's fragment field), duplicate keys, numbers beyond the double
+ * range; and the shape of verbatim values.
  */
 class Lexical {
-  constructor(readonly verbatim: VerbatimTable) {}
+  constructor(
+    readonly verbatim: VerbatimTable,
+    /** The payload's fragment field, where lone surrogate escapes are allowed (see {@link fragmentField}). */
+    readonly fragment: string | null,
+  ) {}
 
   walk(node: Node, pointer: string, rel: string[] | null): Problem | null {
     const shape = verbatimAt(this.verbatim, rel);
@@ -394,7 +416,8 @@ class Lexical {
         return null;
       }
       case STR:
-        return node.lone ? problem("lone_surrogate", "string escapes a lone surrogate", pointer, node.start) : null;
+        if (!node.lone || (this.fragment !== null && rel !== null && rel.length === 1 && rel[0] === this.fragment)) return null;
+        return problem("lone_surrogate", "string escapes a lone surrogate", pointer, node.start);
       case NUM: {
         const s = node.value as string;
         if (Number.isFinite(Number(s))) return null;

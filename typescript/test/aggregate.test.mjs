@@ -84,6 +84,26 @@ describe("Aggregator", () => {
     assert.deepEqual(agg.mismatches.map(([, f]) => f), ["output", "images"]);
   });
 
+  test("a surrogate pair split between two deltas joins up again (UTF-16)", () => {
+    // A tool output cut mid-pair by a JavaScript producer, decoded from the wire.
+    const head = `{"timestamp":"${at.timestamp}","type":"model_msg","payload":`;
+    const part = (ev, frag) => om.decode(`${head}{"type":"partial_tool_call_output","role":"user","event_type":"${ev}","output":"${frag}","tool_call_id":"c"}}`);
+    const stream = [part("start", ""), part("delta", "abc\\ud83d"), part("delta", "\\ude00def \\ud83d"), part("stop", "\\ude01")];
+    const complete = om.decode(`${head}{"type":"tool_call_output","role":"user","output":"abc😀def 😁","tool_call_id":"c"}}`);
+
+    const agg = new om.Aggregator();
+    feedAll(agg, stream.slice(0, 2));
+    assert.equal([...agg.open.values()][0].text, "abc\ud83d");
+    assert.deepEqual(feedAll(agg, [...stream.slice(2), complete]), [complete]);
+    assert.deepEqual(agg.mismatches, []);
+
+    const lost = new om.Aggregator();
+    const out = [...feedAll(lost, stream), ...lost.finish()];
+    assert.equal(out.length, 1);
+    assert.equal(out[0].payload.output, "abc😀def 😁");
+    assert.equal(om.encode(out[0]), `${head}{"type":"tool_call_output","role":"user","output":"abc😀def 😁","tool_call_id":"c","stop_reason":"completed"}}`);
+  });
+
   test("events, session_meta and opaque messages pass through", () => {
     const agg = new om.Aggregator();
     const opaque = om.decode('{"timestamp":"t","type":"future_msg","payload":{}}', { lenient: true });

@@ -10,6 +10,7 @@ import {
   isValidMessage,
   iterMessagesSync,
   MAX_DEPTH,
+  partialToolCallOutput,
 } from "../dist/index.js";
 import { HAVE_SUITE, cases, expectedBytes, inputBytes } from "./support/conformance.mjs";
 
@@ -291,6 +292,99 @@ describe("strict decoding", () => {
       }
     }
     assert.ok(accepted > 100, `only ${accepted} mutants accepted`);
+  });
+});
+
+describe("split surrogate pairs in streaming fragments (wire contract 4.1)", () => {
+  /** A canonical partial of `kind` whose fragment field is the JSON string body `frag`. */
+  const partial = (kind, frag) =>
+    ({
+      text: line(`{"type":"partial_text","role":"assistant","event_type":"delta","text":"${frag}"}`),
+      thinking: line(`{"type":"partial_thinking","role":"assistant","event_type":"delta","thinking":"${frag}"}`),
+      arguments: line(`{"type":"partial_tool_call","role":"assistant","event_type":"delta","name":"f","arguments":"${frag}","tool_call_id":"c"}`),
+      output: line(`{"type":"partial_tool_call_output","role":"user","event_type":"delta","output":"${frag}","tool_call_id":"c"}`),
+    })[kind];
+
+  test("a lone half in the fragment field decodes to the lone code unit and re-encodes byte for byte", () => {
+    const bodies = [
+      ["abc\\ud83d", "abc\ud83d"],
+      ["\\ude00def", "\ude00def"],
+      ["\\udc00 mid \\udbff", "\udc00 mid \udbff"],
+      ["\\ud83d", "\ud83d"],
+      ["a\\udc00b", "a\udc00b"],
+      ["😀\\ud83d", "😀\ud83d"],
+    ];
+    for (const kind of ["text", "thinking", "arguments", "output"]) {
+      for (const [body, value] of bodies) {
+        const src = partial(kind, body);
+        for (const input of [src, enc.encode(src), src + "\n"]) {
+          const m = decode(input);
+          assert.equal(m.payload[kind], value, `${kind} ${body}`);
+          assert.equal(encode(m), src);
+          assert.equal(encode(decode(input, { retainSource: false })), src);
+        }
+        assert.equal(canonicalize(src), src);
+      }
+    }
+  });
+
+  test("other spellings are valid and canonicalise to JSON.stringify's lower case", () => {
+    for (const [spelled, canonical] of [
+      ["abc\\uD83D", "abc\\ud83d"],
+      ["\\uDE00def", "\\ude00def"],
+      ["\\uDc00x\\udBfF", "\\udc00x\\udbff"],
+      ["\\uD83D\\uDE00\\ud83d", "😀\\ud83d"],
+      ["\\u0041\\/\\ud83d", "A/\\ud83d"],
+    ]) {
+      assert.equal(canonicalize(partial("output", spelled)), partial("output", canonical));
+    }
+    const reordered = `{"payload":{"tool_call_id":"c","output":"abc\\ud83d","event_type":"delta","role":"user","type":"partial_tool_call_output"},"type":"model_msg","timestamp":"${TS}"}`;
+    assert.equal(canonicalize(reordered), partial("output", "abc\\ud83d"));
+  });
+
+  test("everywhere else a lone surrogate is still refused", () => {
+    const table = [
+      [line('{"type":"partial_tool_call","role":"assistant","event_type":"delta","name":"\\ud83d","arguments":"","tool_call_id":"c"}'), "/payload/name"],
+      [line('{"type":"partial_tool_call_output","role":"user","event_type":"delta","output":"x","tool_call_id":"c\\udbff"}'), "/payload/tool_call_id"],
+      [line('{"type":"partial_tool_call_output","role":"user","event_type":"delta","output":"","images":["\\udc00"],"tool_call_id":"c"}'), "/payload/images/0"],
+      [line('{"type":"partial_text","role":"assistant","event_type":"delta","text":"\\ud83d","\\ud83d":1}'), "/payload/\ud83d"],
+      [line('{"type":"partial_text","role":"assistant","event_type":"delta","text":"x","fidelity":{"s":"\\ud83d"}}'), "/payload/fidelity/s"],
+      [line('{"type":"partial_text","role":"assistant","event_type":"delta","text":"","output":"\\ud83d"}'), "/payload/output"],
+      [line('{"type":"partial_text","role":"assistant","event_type":"delta","text":"\\ud83d"}', "model_msg", ',"origin":["\\ud800"]'), "/origin/0"],
+      [line('{"type":"tool_call_output","role":"user","output":"abc\\ud83d","tool_call_id":"c"}'), "/payload/output"],
+      [line('{"type":"text","role":"assistant","text":"\\ude00"}'), "/payload/text"],
+      [line('{"type":"tool_call","role":"assistant","name":"n","arguments":"\\ud83d","tool_call_id":"c"}'), "/payload/arguments"],
+      [line('{"type":"partial_text","role":"assistant","event_type":"delta","text":"\\ud83d"}', "event_msg"), "/payload/text"],
+      ['{"timestamp":"\\ud83d","type":"model_msg","payload":{"type":"partial_text","role":"assistant","event_type":"delta","text":"x"}}', "/timestamp"],
+    ];
+    for (const [input, pointer] of table) {
+      const e = refusal(input);
+      assert.deepEqual([e.category, e.pointer], ["lone_surrogate", pointer], input);
+      const opaque = decode(input, { lenient: true });
+      assert.ok(opaque instanceof OpaqueMessage);
+      assert.equal(encode(opaque), input);
+    }
+  });
+
+  test("surrogates in the UTF-8 bytes (or raw in a JS string) stay invalid_utf8", () => {
+    const src = partial("text", "abcX");
+    const bytes = enc.encode(src);
+    const at = bytes.indexOf(0x58);
+    const bad = Uint8Array.from([...bytes.subarray(0, at), 0xed, 0xa0, 0xbd, ...bytes.subarray(at + 1)]);
+    assert.deepEqual([refusal(bad).category, refusal(bad).offset], ["invalid_utf8", at]);
+    assert.equal(refusal(src.replace("X", "\ud83d")).category, "invalid_utf8");
+  });
+
+  test("verbatim values keep lone surrogate escapes as before, upper case included", () => {
+    const src = line('{"type":"thinking","role":"assistant","thinking":"x","fidelity":{"s":"\\uD83D"}}');
+    assert.equal(encode(decode(src)), src);
+  });
+
+  test("builders write a lone half as JSON.stringify does", () => {
+    const m = partialToolCallOutput("delta", "abc\ud83d", "c", { timestamp: TS });
+    const src = encode(m);
+    assert.ok(src.includes('"output":"abc\\ud83d"'));
+    assert.equal(decode(src).payload.output, "abc\ud83d");
   });
 });
 

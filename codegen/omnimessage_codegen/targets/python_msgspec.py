@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..model import AnyOf, ArrayOf, Const, EnumRef, Field, Model, Prim, StructRef, TypeRef, UnionRef, Verbatim
-from ._jinja import environment
+from ._jinja import environment, wrap
 
 MODULE = "models.py"
 
@@ -74,6 +74,9 @@ def field_type(f: Field, aliases: Mapping[str, object]) -> str:
 
 def render(model: Model) -> dict[str, str]:
     env = environment()
+    # Every wrapped description lands in a docstring: a backslash in the schema's prose (`\ud800`)
+    # must stay a backslash, not start an escape.
+    env.filters["wrap"] = lambda text, *args: wrap(text, *args).replace("\\", "\\\\")
     env.filters["py_type"] = py_type
     env.filters["enum_const"] = enum_const
     env.filters["field_type"] = lambda f: field_type(f, model.aliases)

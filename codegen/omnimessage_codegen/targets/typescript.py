@@ -496,6 +496,9 @@ def usage(model: Model) -> dict[str, object]:
         "null": any(isinstance(t, Prim) and t.kind == "null" for t in direct),
         "tagged_ref": any(isinstance(t, StructRef) and model.structs[t.name].tag is not None for t in types),
         "unions": [u for u in model.unions.values() if u.name in referenced],
+        # enums some field is checked against (an enum only named in docs, such as a subset kept
+        # for the builders, gets no checker set)
+        "enums": [e for e in model.enums.values() if e.name in {t.name for t in types if isinstance(t, EnumRef)}],
     }
 
 

@@ -113,7 +113,7 @@ class ErrorCode(StrEnum):
 
 class AbortErrorCode(StrEnum):
     """
-    The subset of `ErrorCode` an `abort` event may carry.
+    The subset of `ErrorCode` the reference builders write on an `abort` event. Any other `ErrorCode` there is valid; `omnimessage validate` reports it as the warning OM505.
     """
 
     user_abort = "user_abort"
@@ -429,7 +429,10 @@ class PartialTextPayload(BaseModel):
     role: Annotated[Literal["assistant"], Field(description="Always `assistant`.")]
     event_type: Annotated[StreamEventType, Field(description="Which phase of the segment this fragment is.")]
     text: Annotated[
-        str, Field(description="This fragment of the text; all fragments joined equal the complete message's `text`.")
+        str,
+        Field(
+            description="This fragment of the text; all fragments joined equal the complete message's `text`. Cut at any UTF-16 offset, so it may hold half of a surrogate pair (a lone surrogate, escaped `\\udXXX`), typically as its first or last character; fragments join as UTF-16 code units."
+        ),
     ]
     stop_reason: Annotated[
         StopReason | None,
@@ -453,7 +456,7 @@ class PartialThinkingPayload(BaseModel):
     thinking: Annotated[
         str,
         Field(
-            description="This fragment of the thinking text; all fragments joined equal the complete message's `thinking`."
+            description="This fragment of the thinking text; all fragments joined equal the complete message's `thinking`. Cut at any UTF-16 offset, so it may hold half of a surrogate pair (a lone surrogate, escaped `\\udXXX`), typically as its first or last character; fragments join as UTF-16 code units."
         ),
     ]
     stop_reason: Annotated[
@@ -481,7 +484,7 @@ class PartialToolCallPayload(BaseModel):
     arguments: Annotated[
         str,
         Field(
-            description="This fragment of the arguments JSON text; all fragments joined equal the complete call's `arguments`."
+            description="This fragment of the arguments JSON text; all fragments joined equal the complete call's `arguments`. Cut at any UTF-16 offset, so it may hold half of a surrogate pair (a lone surrogate, escaped `\\udXXX`), typically as its first or last character; fragments join as UTF-16 code units."
         ),
     ]
     tool_call_id: Annotated[str, Field(description="The id of the call being streamed.")]
@@ -508,7 +511,10 @@ class PartialToolCallOutputPayload(BaseModel):
     role: Annotated[Literal["user"], Field(description="Always `user`.")]
     event_type: Annotated[StreamEventType, Field(description="Which phase of the segment this fragment is.")]
     output: Annotated[
-        str, Field(description="This fragment of the output text; all fragments joined equal the complete output.")
+        str,
+        Field(
+            description="This fragment of the output text; all fragments joined equal the complete output. Cut at any UTF-16 offset, so it may hold half of a surrogate pair (a lone surrogate, escaped `\\udXXX`), typically as its first or last character; fragments join as UTF-16 code units."
+        ),
     ]
     images: Annotated[
         list[str] | None,
@@ -643,7 +649,12 @@ class AbortPayload(BaseModel):
         extra="forbid",
     )
     type: Annotated[Literal["abort"], Field(description="Payload discriminator: always `abort`.")]
-    error_code: Annotated[AbortErrorCode | None, Field(description="Why the run was interrupted.")] = None
+    error_code: Annotated[
+        ErrorCode | None,
+        Field(
+            description="Why the run was interrupted. Typed as any `ErrorCode` (the reference types it so); the reference builders write only the `AbortErrorCode` subset."
+        ),
+    ] = None
     error_message: Annotated[str | None, Field(description="The raw interruption text.")] = None
     reason: Annotated[
         str | None, Field(description="Legacy prose reason. `null` is a value distinct from absent and is preserved.")
@@ -821,7 +832,7 @@ class OmniMessage(RootModel[SessionMetaMessage | ModelMessage | EventMessage]):
     root: Annotated[
         SessionMetaMessage | ModelMessage | EventMessage,
         Field(
-            description='One OmniMessage: a JSON object on one line of UTF-8 JSON Lines, the same structure whether it is streamed to a client, stored in a trace or fed back to a model. The root is one of three envelope kinds (`session_meta`, `model_msg`, `event_msg`), each with a payload discriminated by its `type`.\n\nNormative conventions of this schema (the full wire contract is schema/README.md):\n- The order in which `properties` are listed is the canonical key order, the order the reference producer writes. A canonical encoder writes keys in exactly this order, each optional key only when it is set, with no insignificant whitespace; `type` discriminators come first in payloads, and `origin` comes last in the envelope.\n- Values marked `"x-omnimessage-verbatim": true` are opaque JSON carried as their exact source bytes: whitespace, key order, duplicate keys, number spelling and escapes inside them survive unchanged. The schema still states their shape.\n- Integer fields are JSON integers within +/-(2^53-1), written without fraction or exponent.\n- `x-omnimessage-rejections` names the categories a strict decoder refuses a line with (`lexical`: invisible to JSON Schema, which sees parsed values); `x-omnimessage-limits` states the limits: `max_depth` counts every object and array level from the envelope (a decoder refuses deeper input as `too_deep`), readers accept lines of at least `min_supported_line_bytes`.\n- `x-omnimessage-fragment-of` on a streaming partial names the complete payload its segment adds up to and the string field whose fragments, joined, equal that payload\'s field of the same name (the streaming discipline).',
+            description='One OmniMessage: a JSON object on one line of UTF-8 JSON Lines, the same structure whether it is streamed to a client, stored in a trace or fed back to a model. The root is one of three envelope kinds (`session_meta`, `model_msg`, `event_msg`), each with a payload discriminated by its `type`.\n\nNormative conventions of this schema (the full wire contract is schema/README.md):\n- The order in which `properties` are listed is the canonical key order, the order the reference producer writes. A canonical encoder writes keys in exactly this order, each optional key only when it is set, with no insignificant whitespace; `type` discriminators come first in payloads, and `origin` comes last in the envelope.\n- Values marked `"x-omnimessage-verbatim": true` are opaque JSON carried as their exact source bytes: whitespace, key order, duplicate keys, number spelling and escapes inside them survive unchanged. The schema still states their shape.\n- Integer fields are JSON integers within +/-(2^53-1), written without fraction or exponent.\n- `x-omnimessage-rejections` names the categories a strict decoder refuses a line with (`lexical`: invisible to JSON Schema, which sees parsed values); `x-omnimessage-limits` states the limits: `max_depth` counts every object and array level from the envelope (a decoder refuses deeper input as `too_deep`), readers accept lines of at least `min_supported_line_bytes`.\n- `x-omnimessage-fragment-of` on a streaming partial names the complete payload its segment adds up to and the string field whose fragments, joined, equal that payload\'s field of the same name (the streaming discipline). Fragments are cut at arbitrary UTF-16 offsets, so the fragment field is the one string where a strict decoder accepts lone surrogate escapes (half of a pair split between two deltas, written as `JSON.stringify` writes it: `\\u` and four lower-case hex digits); fragments are joined as UTF-16 code units, so the halves pair up again.',
             discriminator="type",
             title="OmniMessage",
         ),

@@ -22,7 +22,11 @@ decoder refuses deeper input as `too_deep`), readers accept lines of at least
 `min_supported_line_bytes`.
 - `x-omnimessage-fragment-of` on a streaming partial names the complete payload its segment
 adds up to and the string field whose fragments, joined, equal that payload's field of the
-same name (the streaming discipline).
+same name (the streaming discipline). Fragments are cut at arbitrary UTF-16 offsets, so the
+fragment field is the one string where a strict decoder accepts lone surrogate escapes (half
+of a pair split between two deltas, written as `JSON.stringify` writes it: `\\u` and four
+lower-case hex digits); fragments are joined as UTF-16 code units, so the halves pair up
+again.
 
 Absent optional fields are `msgspec.UNSET`; verbatim values are `msgspec.Raw` holding the
 exact source bytes. Encode with `omnimessage.encode` for the canonical bytes (msgspec's own
@@ -73,7 +77,7 @@ REJECTION_CATEGORIES: Final[dict[str, tuple[bool, str]]] = {
     ),
     "lone_surrogate": (
         True,
-        "A string escapes a UTF-16 surrogate that is not part of a pair (`\\ud800`), outside verbatim values.",
+        "A string escapes a UTF-16 surrogate that is not part of a pair (`\\ud800`), outside verbatim values and outside the fragment field of a streaming partial (see `x-omnimessage-fragment-of`), which may hold half of a pair cut between two deltas.",
     ),
     "invalid_number": (
         True,
@@ -122,7 +126,8 @@ that reports a failure; renderers localise from it."""
 ERROR_CODE_VALUES: Final[tuple[ErrorCode, ...]] = ("user_abort", "backoff_interrupted", "compaction_interrupted", "timeout", "network", "malformed", "auth", "rejected", "unsupported", "invalid_input", "connect_failed")
 
 AbortErrorCode = Literal["user_abort", "backoff_interrupted", "compaction_interrupted"]
-"""The subset of `ErrorCode` an `abort` event may carry."""
+"""The subset of `ErrorCode` the reference builders write on an `abort` event. Any other
+`ErrorCode` there is valid; `omnimessage validate` reports it as the warning OM505."""
 ABORT_ERROR_CODE_VALUES: Final[tuple[AbortErrorCode, ...]] = ("user_abort", "backoff_interrupted", "compaction_interrupted")
 
 Role = Literal["user", "assistant"]
@@ -471,7 +476,9 @@ class PartialTextPayload(
         role: Always `assistant`.
         event_type: Which phase of the segment this fragment is.
         text: This fragment of the text; all fragments joined equal the complete
-            message's `text`.
+            message's `text`. Cut at any UTF-16 offset, so it may hold half of a
+            surrogate pair (a lone surrogate, escaped `\\udXXX`), typically as its first
+            or last character; fragments join as UTF-16 code units.
         stop_reason: (optional) How this record ended. The reference builders always
             write it (`completed` by default); absent reads as `completed`.
     """
@@ -499,7 +506,9 @@ class PartialThinkingPayload(
         role: Always `assistant`.
         event_type: Which phase of the segment this fragment is.
         thinking: This fragment of the thinking text; all fragments joined equal the
-            complete message's `thinking`.
+            complete message's `thinking`. Cut at any UTF-16 offset, so it may hold half
+            of a surrogate pair (a lone surrogate, escaped `\\udXXX`), typically as its
+            first or last character; fragments join as UTF-16 code units.
         stop_reason: (optional) How this record ended. The reference builders always
             write it (`completed` by default); absent reads as `completed`.
     """
@@ -529,7 +538,10 @@ class PartialToolCallPayload(
         event_type: Which phase of the segment this fragment is.
         name: The tool's name, the same on every fragment of the segment.
         arguments: This fragment of the arguments JSON text; all fragments joined
-            equal the complete call's `arguments`.
+            equal the complete call's `arguments`. Cut at any UTF-16 offset, so it may
+            hold half of a surrogate pair (a lone surrogate, escaped `\\udXXX`),
+            typically as its first or last character; fragments join as UTF-16 code
+            units.
         tool_call_id: The id of the call being streamed.
         stop_reason: (optional) How this record ended. The reference builders always
             write it (`completed` by default); absent reads as `completed`.
@@ -562,7 +574,9 @@ class PartialToolCallOutputPayload(
         role: Always `user`.
         event_type: Which phase of the segment this fragment is.
         output: This fragment of the output text; all fragments joined equal the
-            complete output.
+            complete output. Cut at any UTF-16 offset, so it may hold half of a
+            surrogate pair (a lone surrogate, escaped `\\udXXX`), typically as its first
+            or last character; fragments join as UTF-16 code units.
         images: (optional) Images are not incremental: one delta carries the whole
             set, equal to the complete output's `images`.
         tool_call_id: The id of the call whose output is being streamed.
@@ -887,13 +901,15 @@ class AbortPayload(
     """The user interrupted the run.
 
     Attributes:
-        error_code: (optional) Why the run was interrupted.
+        error_code: (optional) Why the run was interrupted. Typed as any `ErrorCode`
+            (the reference types it so); the reference builders write only the
+            `AbortErrorCode` subset.
         error_message: (optional) The raw interruption text.
         reason: (optional) Legacy prose reason. `null` is a value distinct from
             absent and is preserved.
     """
 
-    error_code: AbortErrorCode | UnsetType = UNSET
+    error_code: ErrorCode | UnsetType = UNSET
 
     error_message: ErrorMessage | UnsetType = UNSET
 

@@ -70,16 +70,36 @@ class SchemaWalker:
 
     # --- the universe ---------------------------------------------------------
 
+    def reachable(self) -> set[str]:
+        """The `$defs` a message can reach from the root. A `$defs` entry nothing refers to (a
+        vocabulary only prose names, such as the subset of error codes the reference builders
+        write on an abort) is in no message, so no case can cover it."""
+        seen: set[str] = set()
+        todo: list[Any] = [{k: v for k, v in self.doc.items() if k != "$defs"}]
+        while todo:
+            node = todo.pop()
+            if isinstance(node, list):
+                todo.extend(node)
+            elif isinstance(node, dict):
+                name = _ref(node)
+                if name is not None and name not in seen and name in self.defs:
+                    seen.add(name)
+                    todo.append(self.defs[name])
+                todo.extend(v for v in node.values() if isinstance(v, (dict, list)))
+        return seen
+
     def structs(self) -> dict[str, dict[str, Any]]:
-        return {n: d for n, d in self.defs.items() if d.get("type") == "object" and "properties" in d}
+        live = self.reachable()
+        return {n: d for n, d in self.defs.items() if n in live and d.get("type") == "object" and "properties" in d}
 
     def enums(self) -> dict[str, list[str]]:
-        return {n: list(d["enum"]) for n, d in self.defs.items() if "enum" in d}
+        live = self.reachable()
+        return {n: list(d["enum"]) for n, d in self.defs.items() if n in live and "enum" in d}
 
     def universe(self) -> dict[str, set[str]]:
         """Every fact a complete set of round-trip cases exhibits, by dimension."""
         out: dict[str, set[str]] = {
-            "$defs entries": {f"def:{n}" for n in self.defs},
+            "$defs entries": {f"def:{n}" for n in self.reachable()},
             "properties": set(),
             "optional properties present": set(),
             "optional properties absent": set(),

@@ -22,6 +22,7 @@ import msgspec
 from .. import codec
 from .._generated.models import (
     DEFAULT_MAX_LINE_BYTES,
+    FRAGMENT_OF,
     NUMBER_LOCATIONS,
     VERBATIM_LOCATIONS,
     AbortPayload,
@@ -180,6 +181,40 @@ class LoneSurrogatesAccepted(_Accepts):
     """Lone surrogate escapes accepted (JavaScript's JSON.parse does)."""
 
     categories = frozenset({"lone_surrogate"})
+
+
+_LONE = re.compile("[\ud800-\udfff]")
+
+
+def _fragment(msg: Message | OpaqueMessage) -> tuple[str, str] | None:
+    """(fragment field, its string) of a streaming partial, else None."""
+    if isinstance(msg, OpaqueMessage):
+        return None
+    frag = FRAGMENT_OF.get(type(msg.payload))
+    return None if frag is None else (frag[1], getattr(msg.payload, frag[1]))
+
+
+class FragmentSurrogatesRefused(Binding):
+    """Lone surrogate escapes refused in a partial's fragment field too (a pair split between two
+    deltas, which JavaScript producers write, is lost with its line)."""
+
+    def read_line(self, data: bytes, *, lenient: bool, max_line_bytes: int) -> Message | OpaqueMessage:
+        msg = super().read_line(data, lenient=lenient, max_line_bytes=max_line_bytes)
+        frag = _fragment(msg)
+        if frag is not None and _LONE.search(frag[1]):
+            raise DecodeError("lone_surrogate", "string escapes a lone surrogate", pointer=f"/payload/{frag[0]}")
+        return msg
+
+
+class FragmentSurrogatesReplaced(Binding):
+    """Lone surrogates in a partial's fragment field replaced by U+FFFD (a UTF-8 round trip with
+    `errors="replace"`), so the joined fragments no longer equal the complete message."""
+
+    def encode(self, msg: Message | OpaqueMessage) -> bytes:
+        frag = _fragment(msg)
+        if frag is not None and not isinstance(msg, OpaqueMessage) and _LONE.search(frag[1]):
+            msg = _with_payload(msg, msgspec.structs.replace(msg.payload, **{frag[0]: _LONE.sub("\ufffd", frag[1])}))
+        return super().encode(msg)
 
 
 class UnknownFieldsAccepted(_Accepts):
@@ -423,6 +458,8 @@ MUTANTS: dict[str, type[Binding]] = {
     "optional-reordered": OptionalReordered,
     "duplicate-keys-accepted": DuplicateKeysAccepted,
     "lone-surrogates-accepted": LoneSurrogatesAccepted,
+    "fragment-surrogates-refused": FragmentSurrogatesRefused,
+    "fragment-surrogates-replaced": FragmentSurrogatesReplaced,
     "unknown-fields-accepted": UnknownFieldsAccepted,
     "unknown-types-accepted": UnknownTypesAccepted,
     "bad-values-accepted": BadValuesAccepted,

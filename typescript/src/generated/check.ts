@@ -12,7 +12,6 @@
 import {
   STOP_REASON_VALUES,
   ERROR_CODE_VALUES,
-  ABORT_ERROR_CODE_VALUES,
   ROLE_VALUES,
   STREAM_EVENT_TYPE_VALUES,
   SENDER_VALUES,
@@ -203,8 +202,6 @@ function cNum(c: JsonNode, p: string, min: number, max: number, expected: string
 const STOP_REASON_SET: ReadonlySet<string> = new Set(STOP_REASON_VALUES);
 
 const ERROR_CODE_SET: ReadonlySet<string> = new Set(ERROR_CODE_VALUES);
-
-const ABORT_ERROR_CODE_SET: ReadonlySet<string> = new Set(ABORT_ERROR_CODE_VALUES);
 
 const ROLE_SET: ReadonlySet<string> = new Set(ROLE_VALUES);
 
@@ -1216,7 +1213,7 @@ function cs_AbortPayload(n: JsonNode, p: string): Problem | null {
       case "type":
         continue;
       case "error_code":
-        r = cEnum(c, p + "/error_code", ABORT_ERROR_CODE_SET);
+        r = cEnum(c, p + "/error_code", ERROR_CODE_SET);
         break;
       case "error_message":
         r = cStr(c, p + "/error_message");

@@ -70,7 +70,7 @@ export const REJECTION_CATEGORIES: Readonly<Record<RejectionCategory, { readonly
   }),
   lone_surrogate: Object.freeze({
     lexical: true,
-    description: "A string escapes a UTF-16 surrogate that is not part of a pair (`\\ud800`), outside verbatim values.",
+    description: "A string escapes a UTF-16 surrogate that is not part of a pair (`\\ud800`), outside verbatim values and outside the fragment field of a streaming partial (see `x-omnimessage-fragment-of`), which may hold half of a pair cut between two deltas.",
   }),
   invalid_number: Object.freeze({
     lexical: true,

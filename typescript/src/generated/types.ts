@@ -22,7 +22,10 @@
  * deeper input as `too_deep`), readers accept lines of at least `min_supported_line_bytes`.
  * - `x-omnimessage-fragment-of` on a streaming partial names the complete payload its segment adds
  * up to and the string field whose fragments, joined, equal that payload's field of the same name
- * (the streaming discipline).
+ * (the streaming discipline). Fragments are cut at arbitrary UTF-16 offsets, so the fragment field
+ * is the one string where a strict decoder accepts lone surrogate escapes (half of a pair split
+ * between two deltas, written as `JSON.stringify` writes it: `\u` and four lower-case hex digits);
+ * fragments are joined as UTF-16 code units, so the halves pair up again.
  *
  * Optional keys are `?` and are absent when not set (`undefined` counts as absent when
  * encoding); verbatim values are {@link VerbatimJson} objects holding their exact source text.
@@ -69,7 +72,10 @@ export type ErrorCode = "user_abort" | "backoff_interrupted" | "compaction_inter
 /** Every value of {@link ErrorCode}, in schema order. */
 export const ERROR_CODE_VALUES: readonly ErrorCode[] = Object.freeze(["user_abort", "backoff_interrupted", "compaction_interrupted", "timeout", "network", "malformed", "auth", "rejected", "unsupported", "invalid_input", "connect_failed"] as const);
 
-/** The subset of `ErrorCode` an `abort` event may carry. */
+/**
+ * The subset of `ErrorCode` the reference builders write on an `abort` event. Any other `ErrorCode`
+ * there is valid; `omnimessage validate` reports it as the warning OM505.
+ */
 export type AbortErrorCode = "user_abort" | "backoff_interrupted" | "compaction_interrupted";
 
 /** Every value of {@link AbortErrorCode}, in schema order. */
@@ -345,7 +351,11 @@ export interface PartialTextPayload {
   role: "assistant";
   /** Which phase of the segment this fragment is. */
   event_type: StreamEventType;
-  /** This fragment of the text; all fragments joined equal the complete message's `text`. */
+  /**
+   * This fragment of the text; all fragments joined equal the complete message's `text`. Cut at any
+   * UTF-16 offset, so it may hold half of a surrogate pair (a lone surrogate, escaped `\udXXX`),
+   * typically as its first or last character; fragments join as UTF-16 code units.
+   */
   text: string;
   /**
    * How this record ended. The reference builders always write it (`completed` by default); absent
@@ -364,7 +374,9 @@ export interface PartialThinkingPayload {
   event_type: StreamEventType;
   /**
    * This fragment of the thinking text; all fragments joined equal the complete message's
-   * `thinking`.
+   * `thinking`. Cut at any UTF-16 offset, so it may hold half of a surrogate pair (a lone
+   * surrogate, escaped `\udXXX`), typically as its first or last character; fragments join as
+   * UTF-16 code units.
    */
   thinking: string;
   /**
@@ -389,7 +401,9 @@ export interface PartialToolCallPayload {
   name: string;
   /**
    * This fragment of the arguments JSON text; all fragments joined equal the complete call's
-   * `arguments`.
+   * `arguments`. Cut at any UTF-16 offset, so it may hold half of a surrogate pair (a lone
+   * surrogate, escaped `\udXXX`), typically as its first or last character; fragments join as
+   * UTF-16 code units.
    */
   arguments: string;
   /** The id of the call being streamed. */
@@ -409,7 +423,11 @@ export interface PartialToolCallOutputPayload {
   role: "user";
   /** Which phase of the segment this fragment is. */
   event_type: StreamEventType;
-  /** This fragment of the output text; all fragments joined equal the complete output. */
+  /**
+   * This fragment of the output text; all fragments joined equal the complete output. Cut at any
+   * UTF-16 offset, so it may hold half of a surrogate pair (a lone surrogate, escaped `\udXXX`),
+   * typically as its first or last character; fragments join as UTF-16 code units.
+   */
   output: string;
   /**
    * Images are not incremental: one delta carries the whole set, equal to the complete output's
@@ -595,8 +613,11 @@ export interface CompactionEndPayload {
 export interface AbortPayload {
   /** Payload discriminator: always `abort`. */
   type: "abort";
-  /** Why the run was interrupted. */
-  error_code?: AbortErrorCode;
+  /**
+   * Why the run was interrupted. Typed as any `ErrorCode` (the reference types it so); the
+   * reference builders write only the `AbortErrorCode` subset.
+   */
+  error_code?: ErrorCode;
   /** The raw interruption text. */
   error_message?: ErrorMessage;
   /** Legacy prose reason. `null` is a value distinct from absent and is preserved. */

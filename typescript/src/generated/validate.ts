@@ -654,7 +654,7 @@ function v_AbortPayload(o: any, _vb: VerbatimTest): boolean {
   let n = 1;
   const f0 = o.error_code;
   if (f0 !== undefined) {
-    if (!(isAbortErrorCode(f0))) return false;
+    if (!(isErrorCode(f0))) return false;
     n++;
   }
   const f1 = o.error_message;
