@@ -148,7 +148,7 @@ def test_validate_never_modifies_its_input(tmp_path: Path) -> None:
     d = tmp_path / "ro"
     d.mkdir()
     f = d / "trace.jsonl"
-    data = b"".join(LINES[:50]) + b'{"timestamp":"bad' + b"\n" + LINES[50][:40]
+    data = b"".join(LINES[:50]) + b'{"timestamp":"bad"}' + b"\n" + LINES[50][:40]
     f.write_bytes(data)
     os.utime(f, ns=(1_000_000_000, 1_000_000_000))
     f.chmod(stat.S_IRUSR | stat.S_IRGRP)

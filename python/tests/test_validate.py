@@ -215,10 +215,21 @@ def test_torn_last_line_vs_malformed_middle_line() -> None:
     v = Validator("trace")
     v.feed(META)
     assert [(f.rule, f.severity) for f in v.feed(torn, terminated=False)] == [("OM001", "warning")]
+    # mid-file, the trace writer's crash heal: a warning (facts 9); in a stream, an error
     v = Validator("trace")
     v.feed(META)
+    assert not v.feed(torn)  # a heal is followed by a record: the next line settles it
+    assert [(f.rule, f.severity) for f in v.feed(BEGIN)] == [("OM005", "warning")]
+    v = Validator("trace")
+    v.feed(META)
+    v.feed(torn)
+    assert [(f.rule, f.severity) for f in v.finish()] == [("OM102", "error")]  # nothing after it: no heal
+    v = Validator("stream")
     assert [(f.rule, f.severity) for f in v.feed(torn)] == [("OM102", "error")]
-    assert not v.feed(BEGIN)  # validation goes on with the next line
+    # bytes of two records spliced together are no crash heal: an error
+    v = Validator("trace")
+    v.feed(META)
+    assert [(f.rule, f.severity) for f in v.feed(torn + BEGIN)] == [("OM102", "error")]
     # a complete but schema-invalid last line is not torn: the schema finding plus the missing LF
     v = Validator("trace")
     v.feed(META)

@@ -34,6 +34,8 @@ def _run(expect: Path, tmp_path: Path) -> tuple[int, dict[str, Any], dict[str, A
     opts = meta.get("options", {})
     if opts.get("legacy"):
         argv.append("--legacy")
+    if opts.get("lenient"):
+        argv.append("--lenient")
     if opts.get("truncated"):
         argv.append("--truncated")
     if "max_line_bytes" in opts:

@@ -82,6 +82,9 @@ def configure(v: argparse.ArgumentParser) -> None:
     v.add_argument("--profile", choices=("trace", "stream"), help="trace: stored trace files (default); "
                    "stream: the SDK / SSE channel (partials, origin)")
     v.add_argument("--legacy", action="store_true", help="accept the retired spellings of older traces as warnings")
+    v.add_argument("--lenient", action="store_true",
+                   help="read a newer producer: unknown fields and message types are warnings (OM115, OM116), "
+                        "every other rule runs on what is known")
     v.add_argument("--truncated", action="store_true",
                    help="the input was cut on purpose: unclosed fragments at its end are warnings")
     v.add_argument("--sse", action="append", default=[], metavar="FILE",
@@ -204,7 +207,7 @@ def _run(args: argparse.Namespace) -> int:
     if args.paths.count("-") + args.sse.count("-") > 1:
         raise _Usage("standard input can be read only once")
     profile = args.profile or ("stream" if sse_only else "trace")
-    opts = Options(profile=profile, legacy=args.legacy, truncated=args.truncated,
+    opts = Options(profile=profile, legacy=args.legacy, lenient=args.lenient, truncated=args.truncated,
                    canonical="OM114" not in ignored, max_line_bytes=args.max_line_bytes)
 
     units, roots, problems = discover(list(args.paths), profile)

@@ -27,7 +27,9 @@ messages forwarded from subagents (`origin`). Each rule has passing and failing 
 [`conformance/protocol/<id>/`](../conformance/protocol/README.md).
 
 Options that change findings: `--legacy` accepts the retired spellings of older traces as
-warnings (OM75x instead of OM111/OM113 errors); `--truncated` (implied by `--sse-url`) reports
+warnings (OM75x instead of OM111/OM112/OM113 errors); `--lenient` reads a newer producer's
+additive fields and types as warnings (OM115, OM116 instead of OM111/OM112 errors);
+`--truncated` (implied by `--sse-url`) reports
 fragments left open at the end of the input as warnings; `--ignore` / `--select` filter rules by
 id, id prefix or name; `--explain RULE` prints a rule's entry.
 

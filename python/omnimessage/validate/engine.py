@@ -17,6 +17,7 @@ from typing import Any, Final
 import msgspec
 
 from .._generated.models import (
+    ABORT_ERROR_CODE_VALUES,
     FRAGMENT_OF,
     UNSET,
     AbortPayload,
@@ -48,11 +49,13 @@ from .._generated.models import (
     ToolCallPayload,
     ToolListReadyPayload,
 )
+from .._utf16 import join_fragments
 from ..codec import OpaqueMessage, decode_canonical, encode
 from ..errors import DecodeError
 from ..reader import TORN_CATEGORIES, Line
-from .recover import HARD_CATEGORIES, generic, legacy_spots, refine, repair_decode
+from .recover import HARD_CATEGORIES, generic, legacy_spots, newer_spots, refine, repair_decode
 from .rules import PROFILES, RULES, Severity
+from .torn import is_record_prefix
 
 __all__ = ["CLOSED_WINDOW", "Finding", "Validator"]
 
@@ -209,6 +212,8 @@ class Validator:
     Args:
         profile: `trace` (a stored trace file) or `stream` (the SDK / SSE channel).
         legacy: accept the retired spellings of older traces as warnings (OM75x).
+        lenient: read a newer producer's output: unknown fields and message types are warnings
+            (OM115, OM116), and every other rule runs on what is known.
         truncated: the input was cut on purpose; unclosed fragments at the end are warnings.
         source: the input's name, copied into findings.
         canonical: report valid but non-canonical lines (OM114).
@@ -220,6 +225,7 @@ class Validator:
         profile: str = "trace",
         *,
         legacy: bool = False,
+        lenient: bool = False,
         truncated: bool = False,
         source: str = "<input>",
         canonical: bool = True,
@@ -229,6 +235,7 @@ class Validator:
             raise ValueError(f"unknown profile {profile!r}: expected one of {', '.join(PROFILES)}")
         self.profile = profile
         self.legacy = legacy
+        self.lenient = lenient
         self.truncated = truncated
         self.source = source
         self.canonical = canonical
@@ -251,6 +258,10 @@ class Validator:
         self._meta_line = 0
         self._expect_session: str | None = None
         self._rotated = False
+        self._heal: tuple[str, int, str, DecodeError] | None = None  # a heal, until the next line confirms it
+        self._blank_at = 0  # the file line number of the last empty line
+        self._head = False  # inside a rotated file's head: session_meta, MCP connect pair, tool_list_ready
+        self._tools = False  # the session announced tools (a tool_list_ready with tools)
         self._finished = False
         self._began = False
         self._handlers: dict[type, Callable[[_Session, Any, int, Any], None]] = {
@@ -266,7 +277,7 @@ class Validator:
             PartialThinkingPayload: self._partial_thinking,
             PartialToolCallPayload: self._partial_tool_call,
             PartialToolCallOutputPayload: self._partial_tool_call_output,
-            ToolListReadyPayload: self._nothing,
+            ToolListReadyPayload: self._tool_list,
             McpConnectBeginPayload: self._mcp_begin,
             McpConnectEndPayload: self._mcp_end,
             RequestBeginPayload: self._request_begin,
@@ -316,6 +327,8 @@ class Validator:
         self._line = line
         self.lines += 1
         self._file_lines += 1
+        if self._heal is not None:
+            self._settle_heal(raw == b"")
         if raw is None:
             self._emit("OM105", line, "too_large: the line is longer than the reader's limit; skipped")
             return
@@ -356,10 +369,21 @@ class Validator:
         self._file_started = True
         self._file_lines = 0
         self._file_msgs = 0
+        self._blank_at = 0
         self._meta_line = 0
         self._expect_session = session_id
-        self._rotated = rotated
+        self._rotated = self._head = rotated
         return self._take()
+
+    def restart(self) -> None:
+        """The producer restarted here (a crash heal in a trace, a new SSE epoch): what it had in flight
+        is gone. Open segments, requests, compactions and MCP connects are forgotten without a finding;
+        tool calls still await their output (a resumed session may answer them)."""
+        self.discontinuity()
+        for s in [self._main, *self._children.values()]:
+            s.req = s.usage = 0
+            s.usage_reported = False
+            s.comp = s.mcp = None
 
     def discontinuity(self) -> None:
         """The stream has a gap (an SSE `resync_required`): forget open streaming segments, which the
@@ -414,6 +438,8 @@ class Validator:
 
     def _refused(self, raw: bytes, err: DecodeError, line: int, terminated: bool) -> Any:
         """Report a refused line; return a repaired message for the state machine, or None."""
+        if self._trace and terminated and err.category in TORN_CATEGORIES and self._healed(raw, line, err):
+            return None
         value = None if err.category in HARD_CATEGORIES else generic(raw)
         if not terminated and err.category in TORN_CATEGORIES:
             # Torn as the readers see it: only a tail that does not even parse. A complete last line
@@ -429,10 +455,22 @@ class Validator:
             return None
         spots = legacy_spots(value, apply=self.legacy)
         schema_refusal = not err.lexical or err.category == "invalid_number"
-        if self.legacy and spots:
+        applied = spots if self.legacy else []
+        if applied:
             self._legacy_line = True  # an old record: it predates the error pair (no OM506 for it)
-            for sp in spots:
+            for sp in applied:
                 self._emit(sp.rule, line, sp.detail, sp.pointer)
+        if any(sp.rule == "OM757" for sp in applied):
+            return None  # a retired message type: nothing this version checks
+        newer = []
+        if self.lenient and schema_refusal:
+            # what a newer producer added; a retired spelling (without --legacy) stays an error
+            newer = newer_spots(value, keep=frozenset(sp.pointer for sp in spots if not applied))
+            for sp in newer:
+                self._emit(sp.rule, line, sp.detail, sp.pointer)
+            if any(sp.rule == "OM116" for sp in newer):
+                return None  # a message type this version does not define: nothing known to check
+        if applied or newer:
             if not schema_refusal:
                 self._report(err, value, line, [])
             msg, err2 = repair_decode(value)
@@ -447,6 +485,40 @@ class Validator:
         if msg is not None:
             self._repaired = True
         return msg
+
+    def _healed(self, raw: bytes, line: int, err: DecodeError) -> bool:
+        """A line a crash left mid-file and the writer's heal made a line of its own (facts 9): a torn
+        record, or an empty line. The writer restarted there (state is reset).
+
+        The heal writes its line feed and the next record in one write, so a healed line is always
+        followed by another line, and an empty one is neither the file's first nor next to another
+        empty line: the finding waits for the next line (`_settle_heal`); the end of the file turns
+        it back into the line's refusal.
+        """
+        if not raw:
+            blank = self._blank_at == self._file_lines - 1 or self._file_lines == 1
+            self._blank_at = self._file_lines
+            if blank:
+                return False  # not what a heal leaves
+            self._heal = ("OM006", line, "an empty line: what the trace writer's crash heal leaves when the last "
+                                         "line was not torn; readers skip it", err)
+        elif is_record_prefix(raw):
+            self._heal = ("OM005", line, f"a torn record ({len(raw)} bytes, cut short by a crash) that the trace "
+                                         f"writer's heal left mid-file; readers skip it", err)
+        else:
+            return False
+        self.restart()
+        return True
+
+    def _settle_heal(self, next_blank: bool) -> None:
+        """The line after a healed one arrived (or the file ended: `next_blank` True)."""
+        assert self._heal is not None
+        rule_id, line, message, err = self._heal
+        self._heal = None
+        if (next_blank and rule_id == "OM006") or not self._file_started:
+            self._report(err, None, line, [])
+        else:
+            self._emit(rule_id, line, message)
 
     def _report(self, err: DecodeError, value: Any, line: int, spots: list[Any]) -> None:
         text = f"{err.category}: {err.detail}"
@@ -470,12 +542,25 @@ class Validator:
         origin = msg.origin
         s = self._main if origin is UNSET else self._child(msg, origin, line)
         ts = msg.timestamp
+        head = False
+        if self._trace:
+            self._file_msgs += 1
+            if self._file_msgs == 1 and type(msg) is not SessionMetaMessage and self._file_lines == 1:
+                # Only when the message is the file's first line: after a first line that did not decode,
+                # what the file opened with is unknown (and already reported).
+                self._emit("OM201", line, f"the file opens with {self._describe(msg)}, not session_meta")
+            if self._head:
+                head = self._rotated_head(msg, line)
         # fast path: the date and hour were checked on an earlier message; only MM:SS.fffZ is left
         if (ts[:14] != self._ts_hour or _TS_TAIL(ts, 14) is None) and (
             _TS(ts) is None or (ts[8:10] > "28" and not _real_date(ts))
         ):
             self._emit("OM701", line, f"timestamp {_short(ts)} is not ISO 8601 UTC (YYYY-MM-DDTHH:MM:SS.sssZ)",
                        "/timestamp")
+        elif head:
+            # The head of a rotated file may carry older timestamps: releases up to 0.2.4 rewrite the
+            # first file's session_meta and tool_list_ready messages as they were.
+            self._ts_hour = ts[:14]
         else:
             prev = s.ts
             if prev is not None and (ts < prev if len(ts) == 24 == len(prev) else _ts_key(ts) < _ts_key(prev)):
@@ -484,10 +569,6 @@ class Validator:
             s.ts = ts
             s.ts_line = line
             self._ts_hour = ts[:14]
-        if self._trace:
-            self._file_msgs += 1
-            if self._file_msgs <= 2:
-                self._opening(msg, line)
         payload = msg.payload
         if s.expect is not None:
             self._expectation(s, payload, line)
@@ -527,23 +608,34 @@ class Validator:
         ev = getattr(p, "event_type", None)
         return f"{tag} ({ev})" if ev else str(tag)
 
-    def _opening(self, msg: Any, line: int) -> None:
-        if self._file_msgs == 1:
-            # Only when the message is the file's first line: after a first line that did not decode,
-            # what the file opened with is unknown (and already reported).
-            if type(msg) is not SessionMetaMessage and self._file_lines == 1:
-                self._emit("OM201", line, f"the file opens with {self._describe(msg)}, not session_meta")
-        elif self._rotated and not (type(msg) is EventMessage and type(msg.payload) is ToolListReadyPayload):
-            self._emit("OM803", line, f"a rotated file's second message is {self._describe(msg)}, not tool_list_ready")
+    def _rotated_head(self, msg: Any, line: int) -> bool:
+        """Whether `msg` belongs to the head of a rotated file: its session_meta, then the new context's
+        MCP connect pair if any, then its tool_list_ready if the agent has tools (facts 9)."""
+        kind = type(msg.payload)
+        if (type(msg) is SessionMetaMessage and self._file_msgs == 1) or kind in (
+            McpConnectBeginPayload, McpConnectEndPayload
+        ):
+            return True
+        self._head = False
+        if kind is ToolListReadyPayload:
+            return True
+        if self._tools:
+            self._emit("OM803", line, f"the session announced tools, but this rotated file's head ends with "
+                                      f"{self._describe(msg)} before its tool_list_ready")
+        return False
 
     def _end_file(self) -> None:
         if not self._file_started:
             return
         self._file_started = False
+        if self._heal is not None:
+            self._settle_heal(True)  # the file ended after it: no heal
         if self._file_lines == 0:
             self._emit("OM004", 0, "the input is empty")
-        elif self._rotated and self._file_msgs == 1:
-            self._emit("OM803", self._line, "a rotated file ends before its tool_list_ready")
+        elif self._head and self._tools and self._file_msgs:
+            self._emit("OM803", self._line, "the session announced tools, but this rotated file ends before its "
+                                            "tool_list_ready")
+        self._head = False
 
     def _end_session(self, s: _Session) -> None:
         sev: Severity = "warning" if self.truncated else "error"
@@ -573,6 +665,12 @@ class Validator:
         key, stop_line = s.expect
         s.expect = None
         cls = type(p)
+        if key[0] is PartialToolCallOutputPayload and cls in (PartialToolCallOutputPayload, ToolCallOutputPayload) \
+                and p.tool_call_id != key[1]:
+            # tools run in parallel: another tool's output may land between a stop and its complete
+            if key in s.awaiting:
+                s.expect = (key, stop_line)
+            return
         if cls is TextPayload:
             got: Key | None = (PartialTextPayload, None) if p.role == "assistant" else None
         elif cls is ThinkingPayload:
@@ -618,6 +716,10 @@ class Validator:
         if event_type == "stop":
             del s.segs[key]
             seg.stop_line = line
+            if s.comp is not None and key[0] is PartialTextPayload:
+                # The compaction summary streams its text with no complete message after the stop
+                # (or the complete text alone): facts 3.
+                return seg
             s.awaiting[key] = seg
             s.expect = (key, line)
         return seg
@@ -637,7 +739,7 @@ class Validator:
                                       f"on line {seg.line} was still open{s.label}")
             seg.stop_line = line
         if not seg.tainted:
-            joined = "".join(seg.parts)
+            joined = join_fragments(seg.parts)
             if joined != full:
                 i = _first_diff(joined, full)
                 self._emit(
@@ -669,7 +771,9 @@ class Validator:
             return
         self._assistant_output(s, line)
         seg = self._segment(s, (PartialToolCallPayload, p.tool_call_id), p.event_type, line, p.arguments)
-        if seg.name is None:
+        if not p.name:
+            pass  # the reference names the tool on the start only (`name: ""` on delta and stop)
+        elif seg.name is None:
             seg.name = p.name
         elif seg.name != p.name and not seg.tainted:
             self._emit("OM306", line, f"tool name {p.name!r} differs from {seg.name!r} earlier in the segment",
@@ -799,6 +903,10 @@ class Validator:
     def _nothing(self, s: _Session, p: Any, line: int, msg: Any) -> None:
         return None
 
+    def _tool_list(self, s: _Session, p: ToolListReadyPayload, line: int, msg: Any) -> None:
+        if s is self._main:
+            self._tools = bool(p.tools)
+
     def _session_meta(self, s: _Session, p: SessionMetaPayload, line: int, msg: Any) -> None:
         sid = p.session_id
         if not sid or _UNSAFE_ID(sid):
@@ -839,6 +947,8 @@ class Validator:
         self._vocab(p.status, p.error_code, p.error_message, line, "/payload", p.retry_in_ms)
 
     def _token_usage(self, s: _Session, p: TokenUsagePayload, line: int, msg: Any) -> None:
+        if not s.req and s.comp is not None and not self._trace:
+            return  # a compaction attempt's usage: its request events go to the trace only (facts 3)
         if not s.req:
             self._emit("OM407", line, f"token_usage outside a request (no open request_begin){s.label}")
         elif s.usage:
@@ -905,6 +1015,9 @@ class Validator:
             self._vocab(res.status, res.error_code, res.error_message, line, f"/payload/results/{i}")
 
     def _abort(self, s: _Session, p: AbortPayload, line: int, msg: Any) -> None:
+        if p.error_code is not UNSET and p.error_code not in ABORT_ERROR_CODE_VALUES:
+            self._emit("OM505", line, f"abort.error_code {p.error_code!r}: the reference writes only "
+                                      f"{', '.join(ABORT_ERROR_CODE_VALUES)} on an abort", "/payload/error_code")
         if isinstance(p.reason, str):
             self._emit("OM753", line, "abort.reason is legacy prose; error_code and error_message replace it",
                        "/payload/reason")

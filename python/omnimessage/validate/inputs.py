@@ -21,7 +21,7 @@ from .._generated.models import DEFAULT_MAX_LINE_BYTES
 from ..reader import iter_lines
 from .engine import Finding, Validator
 from .rules import RULES
-from .sse import LiveStream, file_chunks, iter_lines_bytes, validate_sse
+from .sse import LiveStream, SseResult, file_chunks, iter_lines_bytes, validate_sse
 
 __all__ = [
     "FileUnit",
@@ -49,6 +49,7 @@ Progress = Callable[[int], None]
 class Options:
     profile: str = "trace"
     legacy: bool = False
+    lenient: bool = False
     truncated: bool = False
     canonical: bool = True
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
@@ -58,6 +59,7 @@ class Options:
         return Validator(
             profile or self.profile,
             legacy=self.legacy,
+            lenient=self.lenient,
             truncated=self.truncated if truncated is None else truncated,
             source=source,
             canonical=self.canonical,
@@ -346,10 +348,16 @@ def _run_sse(unit: SseUnit, opts: Options, out: Sink, res: UnitResult, progress:
     res.messages = v.messages
     res.files = 1
     res.server_events = sse.server_events
-    if sse.resyncs:
-        lines = ", ".join(map(str, sse.resyncs[:10])) + (", ..." if len(sse.resyncs) > 10 else "")
-        res.note = "; ".join(n for n in (res.note, f"resync_required on line(s) {lines}: open fragments "
-                                                    f"were forgotten there") if n)
+    _note_gaps(res, sse)
+
+
+def _note_gaps(res: UnitResult, sse: SseResult) -> None:
+    """Say where the stream had gaps (resyncs, new epochs): open fragments were forgotten there."""
+    for what, where in (("resync_required", sse.resyncs), ("a new event-id epoch", sse.epochs)):
+        if where:
+            lines = ", ".join(map(str, where[:10])) + (", ..." if len(where) > 10 else "")
+            res.note = "; ".join(n for n in (res.note, f"{what} on line(s) {lines}: open fragments were "
+                                                        f"forgotten there") if n)
 
 
 def _run_url(unit: SseUrlUnit, opts: Options, out: Sink, res: UnitResult) -> None:
@@ -386,10 +394,7 @@ def _run_url(unit: SseUrlUnit, opts: Options, out: Sink, res: UnitResult) -> Non
     res.messages = v.messages
     res.files = 1
     res.server_events = sse.server_events
-    if sse.resyncs:
-        lines = ", ".join(map(str, sse.resyncs[:10])) + (", ..." if len(sse.resyncs) > 10 else "")
-        res.note = "; ".join(n for n in (res.note, f"resync_required on line(s) {lines}: open fragments "
-                                                    f"were forgotten there") if n)
+    _note_gaps(res, sse)
     res.note = "; ".join(n for n in (res.note, f"read for {unit.duration:g} s: {live.ended}") if n)
 
 

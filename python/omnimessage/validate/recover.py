@@ -20,12 +20,16 @@ from ..codec import decode
 from ..errors import DecodeError
 from .rules import CATEGORY_RULES
 
-__all__ = ["HARD_CATEGORIES", "LegacySpot", "generic", "legacy_spots", "refine", "repair_decode"]
+__all__ = ["HARD_CATEGORIES", "MAX_NEWER_FIELDS", "LegacySpot", "generic", "legacy_spots", "newer_spots", "refine",
+           "repair_decode"]
 
 HARD_CATEGORIES: Final = frozenset(
     {"invalid_utf8", "invalid_json", "trailing_data", "too_deep", "too_large", "truncated"}
 )
 """Refusals after which the line's structure is unknown: nothing to recover."""
+MAX_NEWER_FIELDS: Final = 32
+"""How many refusals of one line `--lenient` looks past while it searches for unknown fields (each
+costs a decode); past it, one more finding says the line is checked no further."""
 
 RETIRED_STOP_REASONS: Final[dict[str, str]] = {
     "failed": "fatal",
@@ -74,9 +78,11 @@ def legacy_spots(obj: Any, *, apply: bool) -> list[LegacySpot]:
     def stop(container: dict[str, Any], key: str, ptr: str) -> None:
         v = container.get(key)
         if isinstance(v, str) and v in RETIRED_STOP_REASONS:
-            spots.append(LegacySpot("OM751", ptr, f"retired stop reason {v!r} (reads as {RETIRED_STOP_REASONS[v]!r})"))
+            # releases 0.1.5 to 0.2.4 retried `failed` (the engine's retry list): then it reads as retryable
+            now = "retryable" if v == "failed" and "retry_in_ms" in container else RETIRED_STOP_REASONS[v]
+            spots.append(LegacySpot("OM751", ptr, f"retired stop reason {v!r} (reads as {now!r})"))
             if apply:
-                container[key] = RETIRED_STOP_REASONS[v]
+                container[key] = now
 
     def moved(container: dict[str, Any], old: str, new: str, rule_id: str, ptr: str) -> None:
         if old in container:
@@ -97,6 +103,9 @@ def legacy_spots(obj: Any, *, apply: bool) -> list[LegacySpot]:
                 if isinstance(res, dict):
                     stop(res, "status", f"/payload/results/{i}/status")
                     moved(res, "error", "error_message", "OM754", f"/payload/results/{i}/error")
+    elif env == "event_msg" and ptype == "goal_finished":
+        spots.append(LegacySpot("OM757", "/payload/type", "retired event 'goal_finished' (goal mode, releases "
+                                                          "0.1.3 to 0.2.4)"))
     elif env == "session_meta":
         for key in ("thinking_level", "tools"):
             if key in p:
@@ -110,6 +119,40 @@ def legacy_spots(obj: Any, *, apply: bool) -> list[LegacySpot]:
     return spots
 
 
+def newer_spots(obj: Any, *, keep: frozenset[str] = frozenset()) -> list[LegacySpot]:
+    """What a newer producer added (`--lenient`): unknown fields (OM115), found by decoding and
+    dropped from `obj` one by one, or an unknown message type (OM116, last: nothing more is known).
+
+    Other refusals, and fields whose pointer is in `keep`, stay in `obj` for the caller to report;
+    a scratch copy has them repaired so that the search goes on past them.
+    """
+    spots: list[LegacySpot] = []
+    probe = msgspec.json.decode(msgspec.json.encode(obj))
+    subst_done: set[str] = set()
+    for _ in range(MAX_NEWER_FIELDS):
+        try:
+            decode(msgspec.json.encode(probe))
+        except DecodeError as err:
+            ptr = err.pointer
+            if err.category == "unknown_type":
+                what = "message" if ptr == "/type" else "payload"
+                spots.append(LegacySpot("OM116", ptr, f"unknown {what} type: {err.detail}; not checked further"))
+                return spots
+            if err.category == "unexpected_field" and ptr not in keep:
+                if not _fix(probe, ptr, substitute=False):
+                    return spots
+                _fix(obj, ptr, substitute=False)
+                spots.append(LegacySpot("OM115", ptr, f"unknown field {_tokens(ptr)[-1]!r}; ignored"))
+            elif not _repair_step(probe, err, subst_done):
+                return spots
+        except (msgspec.EncodeError, UnicodeEncodeError, OverflowError, TypeError):
+            return spots
+        else:
+            return spots
+    spots.append(LegacySpot("OM116", "", f"more than {MAX_NEWER_FIELDS} refusals; not checked further"))
+    return spots
+
+
 def refine(err: DecodeError, obj: Any) -> str:
     """The rule a schema refusal is reported under: a specific one when there is one."""
     cat, ptr = err.category, err.pointer
@@ -119,8 +162,6 @@ def refine(err: DecodeError, obj: Any) -> str:
             return "OM601"
         if ptr == "/payload/attempt":
             return "OM504"
-        if ptr == "/payload/error_code" and ptype == "abort":
-            return "OM505"
     if cat == "unexpected_field" and ptr == "/payload/retry_in_ms" and ptype == "compaction_end":
         return "OM503"
     return CATEGORY_RULES.get(cat, "OM113")
@@ -158,6 +199,22 @@ def _fix(obj: Any, pointer: str, *, substitute: bool) -> bool:
     return False
 
 
+def _repair_step(obj: Any, err: DecodeError, subst_done: set[str]) -> bool:
+    """Drop (or neutralise) the value `err` refused, so that the next decode goes past it."""
+    cat, ptr = err.category, err.pointer
+    if cat == "missing_field":
+        if ptr in subst_done or not _fix(obj, ptr, substitute=True):
+            return False
+    elif cat in ("unexpected_field", "invalid_value", "wrong_type", "invalid_number"):
+        neutral = cat != "unexpected_field" and ptr.rsplit("/", 1)[-1] in _NEUTRAL and ptr not in subst_done
+        if not _fix(obj, ptr, substitute=neutral):
+            return False
+    else:
+        return False
+    subst_done.add(ptr)
+    return True
+
+
 def repair_decode(obj: Any) -> tuple[Any, DecodeError | None]:
     """Decode a generic value strictly, dropping refused fields until it decodes.
 
@@ -175,16 +232,6 @@ def repair_decode(obj: Any) -> tuple[Any, DecodeError | None]:
         except DecodeError as err:
             if first is None:
                 first = err
-            cat, ptr = err.category, err.pointer
-            if cat in ("missing_field",):
-                if ptr in subst_done or not _fix(obj, ptr, substitute=True):
-                    return None, first
-                subst_done.add(ptr)
-            elif cat in ("unexpected_field", "invalid_value", "wrong_type", "invalid_number"):
-                neutral = cat != "unexpected_field" and ptr.rsplit("/", 1)[-1] in _NEUTRAL and ptr not in subst_done
-                if not _fix(obj, ptr, substitute=neutral):
-                    return None, first
-                subst_done.add(ptr)
-            else:
+            if not _repair_step(obj, err, subst_done):
                 return None, first
     return None, first

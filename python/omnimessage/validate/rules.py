@@ -101,9 +101,13 @@ _SCHEMA = [
      "disagree on which value wins, so strict decoding refuses it.",
      "Build each object once with unique keys; do not concatenate JSON fragments by hand."),
     ("OM107", "lone_surrogate", "lone-surrogate", "a string escapes a lone UTF-16 surrogate",
-     "A string or key (outside verbatim values) escapes a UTF-16 surrogate that is not part of a pair, which "
-     "no UTF-8 reader can represent. JavaScript producers emit it when they cut text in the middle of a pair.",
-     "Cut streamed text on code point boundaries, never between the two halves of a surrogate pair."),
+     "A string or key escapes a UTF-16 surrogate that is not part of a pair, which no UTF-8 reader can "
+     "represent. Two places are exempt: verbatim values, and the fragment field of a streaming partial "
+     "(`partial_text.text`, `partial_thinking.thinking`, `partial_tool_call.arguments`, "
+     "`partial_tool_call_output.output`), where the reference producer cuts JavaScript strings at any UTF-16 "
+     "offset, so one delta may end with the high half of a pair and the next begin with the low half; the "
+     "fragments join in UTF-16 (schema/README.md). Anywhere else, including a complete message, it is refused.",
+     "Never write a lone surrogate outside a partial's fragment; complete messages hold whole characters."),
     ("OM108", "invalid_number", "invalid-number", "an integer field with a fraction or exponent, or a huge number",
      "An integer field is written with a fraction or an exponent (`1.0`, `1e2`), or a number lies beyond the "
      "IEEE 754 double range (`1e400`), outside verbatim values.",
@@ -150,6 +154,23 @@ _RULE_LIST: list[Rule] = [
        """The input is empty. A trace file always holds at least its `session_meta`; an empty file is
        usually one created by a producer that crashed before writing anything.""",
        """Check that the producer writes the `session_meta` record when it creates the file."""),
+    _r("OM005", "healed-torn-line", "warning", TRACE, "a torn record mid-file, healed by the trace writer",
+       """A line in the middle of a trace file is a proper prefix of a record: the bytes a crash left when
+       it cut a write short. When the reference writer next opens the file it does not repair them; it
+       prefixes its next record with a line feed, so the torn bytes become a line of their own (protocol
+       facts 9). Every reference reader skips the line and keeps the rest, so this is the normal trace of a
+       crash, not a producer bug. The writer restarted there: open requests, compactions and MCP connects
+       are closed without a finding. Only a proper prefix counts: a line that goes wrong before its bytes
+       run out (two records spliced together, as concurrent writers leave) is an `OM102` error.""",
+       """Nothing to fix in a crashed trace. Frequent crash heals point at a producer that is killed while
+       writing."""),
+    _r("OM006", "healed-blank-line", "warning", TRACE, "an empty line, left by the trace writer's crash heal",
+       """An empty line in a trace file. The reference writer heals a possibly torn last line by prefixing its
+       next record with a line feed when it reopens the file; when the last line was complete after all,
+       the heal costs one empty line (protocol facts 9). Readers skip it. Treated like a torn line: the
+       writer restarted there.""",
+       """Nothing to fix; a writer can avoid the spurious heal by checking whether the file ends with a line
+       feed before it heals."""),
     # --- OM1xx schema ----------------------------------------------------------------------
     *(_r(rid, name, "error", BOTH, summary, expl + f" (Rejection category `{cat}`.)", hint)
       for rid, cat, name, summary, expl, hint in _SCHEMA),
@@ -160,6 +181,20 @@ _RULE_LIST: list[Rule] = [
        consumers (replay, hashing, diffing traces) rely on it.""",
        """Serialise with `JSON.stringify` on objects built in schema key order, or pipe the output through
        `omnimessage canonicalize`."""),
+    _r("OM115", "newer-field", "warning", BOTH, "a field this version does not define (`--lenient`)",
+       """With `--lenient`, a key the schema does not define is read as an additive optional field of a
+       newer producer (the way the reference evolves the protocol: a cost figure in `token_usage`,
+       prompt-prefix statistics in `request_begin`). It is reported, dropped, and every other rule runs on
+       the rest of the message. Without `--lenient` it is an `OM111` error.""",
+       """Validate with a version of omnimessage that knows the field, or keep `--lenient` for newer
+       producers."""),
+    _r("OM116", "newer-type", "warning", BOTH, "a message type this version does not define (`--lenient`)",
+       """With `--lenient`, a message or payload `type` the schema does not define is read as a newer
+       producer's (or an older one's, when `--legacy` does not name it). The message is reported and not
+       checked further; the rules about what surrounds it still run. Without `--lenient` it is an `OM112`
+       error.""",
+       """Validate with a version of omnimessage that knows the type, or keep `--lenient` for newer
+       producers."""),
     # --- OM2xx trace files ----------------------------------------------------------------
     _r("OM201", "trace-opens-with-session-meta", "error", TRACE, "a trace file must open with `session_meta`",
        """Every trace file holds one model context and opens with its `session_meta` record (the model, the
@@ -194,7 +229,11 @@ _RULE_LIST: list[Rule] = [
     _r("OM303", "complete-must-follow-stop", "error", STREAM, "the complete message must follow the `stop` at once",
        """The complete message follows immediately after a segment's `stop`: the next message of the same
        session is the complete `text`, `thinking`, `tool_call` or `tool_call_output` with the same
-       `tool_call_id`. Renderers replace the streamed fragments with it in place.""",
+       `tool_call_id`. Renderers replace the streamed fragments with it in place. Two exceptions the
+       reference really writes: tools running in parallel may interleave their output messages, so
+       another tool's output fragments or complete output may land between a tool output's `stop` and its
+       complete message; and inside a compaction window the summary's `partial_text` segments have no
+       complete text after their `stop` (protocol facts 3).""",
        """Emit the complete message right after `stop`, before any other message of that session."""),
     _r("OM304", "complete-before-stop", "error", STREAM, "a complete message arrived while its segment was open",
        """A complete message arrived while its streaming segment (same partial type and `tool_call_id`) was
@@ -207,9 +246,12 @@ _RULE_LIST: list[Rule] = [
        """Stream exactly the pieces of the final string, without trimming, re-encoding or dropping
        pieces."""),
     _r("OM306", "fragment-name-mismatch", "error", STREAM, "`name` changes within a tool call segment",
-       """Every `partial_tool_call` fragment of a segment carries the same tool `name`, and the complete
-       `tool_call` that follows has that name too (the `tool_call_id` is part of the segment key).""",
-       """Set the tool name once when the call starts and repeat it unchanged on every fragment."""),
+       """A `partial_tool_call` segment names its tool on its `start`; the complete `tool_call` that follows
+       has that name too (the `tool_call_id` is part of the segment key). Later fragments may repeat the
+       name or leave it empty (the reference writes `name: ""` on every `delta` and `stop`), but never
+       name another tool.""",
+       """Set the tool name when the call starts; repeat it unchanged, or leave it empty, on later
+       fragments."""),
     _r("OM307", "fragment-images", "error", STREAM, "images not carried by exactly one delta, or differ",
        """Images are not incremental: one `delta` of a `partial_tool_call_output` segment carries the whole
        set, and the complete `tool_call_output` carries the same set (both absent is fine). Images on
@@ -299,10 +341,11 @@ _RULE_LIST: list[Rule] = [
     _r("OM504", "attempt-below-one", "error", BOTH, "`attempt` is 1-based",
        """`attempt` counts the requests of a retry run from 1; zero or a negative number is never valid.""",
        """Number attempts from 1."""),
-    _r("OM505", "abort-error-code", "error", BOTH, "`abort.error_code` outside its three values",
-       """An `abort` event carries only `user_abort`, `backoff_interrupted` or `compaction_interrupted` as
-       `error_code`; the other codes describe failures, which are reported by `request_end` or
-       `compaction_end`, not by an abort.""",
+    _r("OM505", "abort-error-code", "warning", BOTH, "`abort.error_code` the reference never writes on `abort`",
+       """`abort.error_code` is typed as any `ErrorCode`, so every code is valid; but the reference builders
+       write only `user_abort`, `backoff_interrupted` or `compaction_interrupted` on an abort. The other
+       codes describe failures, which are reported by `request_end` or `compaction_end`; on an abort they
+       usually mean a failure reported on the wrong event.""",
        """Use one of the three abort codes; report failures on the event that failed."""),
     _r("OM506", "incomplete-error-pair", "warning", BOTH, "a failure without its full error pair",
        """Every payload that reports a failure carries both `error_code` (stable, machine-readable, what
@@ -367,7 +410,8 @@ _RULE_LIST: list[Rule] = [
        """Older traces carry the retired stop reasons `failed`, `timeout`, `malformed` and `auth`. The
        vocabulary is now `completed`, `aborted`, `retryable`, `fatal`, with the kind of failure in
        `error_code`. With `--legacy` they are accepted as this warning (read as `timeout`/`malformed` ->
-       `retryable`, `failed`/`auth` -> `fatal`); without it they are `OM113` errors.""",
+       `retryable`, `failed`/`auth` -> `fatal`; a `failed` with `retry_in_ms` -> `retryable`, since releases
+       0.1.5 to 0.2.4 retried `failed` requests); without it they are `OM113` errors.""",
        _RETIRED_HINT),
     _r("OM752", "retired-session-meta-field", "warning", BOTH, "`thinking_level` or `tools` in `session_meta`",
        """Older `session_meta` records carry `thinking_level` and `tools`, which are no longer read (tools are
@@ -393,6 +437,11 @@ _RULE_LIST: list[Rule] = [
        """The retired session source `benchmark` reads as `cli`. With `--legacy` it is accepted as this
        warning; without it, an `OM113` error.""",
        _RETIRED_HINT),
+    _r("OM757", "retired-goal-finished", "warning", BOTH, "a `goal_finished` event of goal mode",
+       """Goal-mode sessions of releases 0.1.3 to 0.2.4 wrote a thirteenth event, `goal_finished` (`outcome`,
+       `rounds`, `tokens_used`), which this protocol version no longer defines. With `--legacy` it is
+       accepted as this warning and not checked further; without it, an `OM112` error.""",
+       _RETIRED_HINT),
     # --- OM8xx trace directories ------------------------------------------------------------
     _r("OM801", "trace-layout", "warning", TRACE, "a `.jsonl` file outside the trace root layout",
        """A trace root holds `<yyyy-mm-dd>/<session_id>_<NNN>.jsonl` files: a date directory, then the
@@ -405,10 +454,16 @@ _RULE_LIST: list[Rule] = [
        the same context.""",
        """Rotate by incrementing the index of the session's last file."""),
     _r("OM803", "rotated-file-opening", "error", TRACE,
-       "a rotated file does not open with `session_meta`, `tool_list_ready`",
-       """A compaction rotates to the next file, which opens with the new context's `session_meta` followed
-       by `tool_list_ready`. (File 001 may hold MCP connect events before its `tool_list_ready`.)""",
-       """Write `session_meta` then `tool_list_ready` first in every rotated file."""),
+       "a rotated file of a session with tools does not re-announce them in its head",
+       """A compaction (or an in-session model switch) rotates to the next file, which opens with the new
+       context's records: `session_meta`, then its MCP connect pair if any, then its `tool_list_ready` if
+       the agent has tools (protocol facts 9). A session that announced tools (a `tool_list_ready` with
+       tools) keeps them in its next context, so its rotated file must announce them again before any other
+       record. A session without tools, and releases up to 0.2.1 (which wrote no `tool_list_ready` at all),
+       open a rotated file with `session_meta` alone. The head's timestamps are not compared with earlier
+       records (`OM702`): releases up to 0.2.4 rewrite the first file's messages as they were.""",
+       """Write `session_meta`, the MCP connect pair (if any), then `tool_list_ready` first in every rotated
+       file."""),
     _r("OM804", "file-session-mismatch", "error", TRACE, "`session_meta.session_id` differs from the file name",
        """A trace file is named after its session: the `session_id` of its `session_meta` equals the
        `<session_id>` part of `<session_id>_<NNN>.jsonl`.""",
@@ -419,13 +474,20 @@ _RULE_LIST: list[Rule] = [
        """Keep child traces beside the parent's, or validate the root that holds both."""),
     # --- OM9xx SSE -------------------------------------------------------------------------
     _r("OM901", "sse-id-shape", "error", STREAM, "an SSE event `id` not shaped `<epoch>-<seq>`",
-       """Event ids of the server stream are `<epoch>-<seq>` (two decimal integers), which clients send back
-       as `Last-Event-ID` to resume.""",
-       """Write ids as `<epoch>-<seq>`, for example `1784344222-17`."""),
-    _r("OM902", "sse-id-order", "error", STREAM, "SSE event ids do not increase",
-       """Event ids are monotonic per channel: each id is greater than the previous one, comparing the
-       epoch, then the sequence number. A repeated or smaller id makes resumption skip or replay events.""",
-       """Increase the sequence number for every event; start a new, larger epoch when it resets."""),
+       """Event ids of the server stream are `<epoch>-<seq>`, which clients send back as `Last-Event-ID` to
+       resume: an opaque epoch (1 to 64 printable ASCII characters without spaces; the reference server takes
+       the first 8 hex characters of a random UUID when it creates the channel, as in `3f9a0c12-17`), a `-`,
+       then the sequence number in decimal (at most 19 digits). The epoch may hold `-` itself: the sequence
+       number is what follows the last one.""",
+       """Write ids as `<epoch>-<seq>`, for example `3f9a0c12-17`."""),
+    _r("OM902", "sse-id-order", "error", STREAM, "SSE event ids do not increase within their epoch",
+       """Within one epoch the sequence number increases with every event; a repeated or smaller one makes
+       resumption skip or replay events. Epochs have no order: an id with another epoch than the previous
+       one is a new channel (the server restarted or recreated it, and a resuming client is told to resync),
+       so the sequence restarts there and the validator forgets open streaming segments, as for a
+       `resync_required`.""",
+       """Increase the sequence number for every event of a channel; make a new epoch when the channel is
+       recreated."""),
     _r("OM903", "sse-multiline-data", "error", STREAM, "an OmniMessage split over several `data:` lines",
        """Each OmniMessage travels verbatim as single-line JSON in one `data:` line of an unnamed event.
        Several `data:` lines are joined with line feeds by the client; a multi-line JSON text is not the

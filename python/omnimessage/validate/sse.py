@@ -27,10 +27,17 @@ import msgspec
 from .engine import Finding, Validator
 from .rules import RULES
 
-__all__ = ["SseEvent", "SseResult", "iter_events", "iter_lines_bytes", "open_url_lines", "validate_sse"]
+__all__ = [
+    "MAX_NOTED_LINES", "SseEvent", "SseResult", "iter_events", "iter_lines_bytes", "open_url_lines", "validate_sse",
+]
 
-_ID: Final = re.compile(rb"([0-9]+)-([0-9]+)\Z")
+_ID: Final = re.compile(rb"([\x21-\x7e]{1,64})-([0-9]{1,19})\Z")
+"""`<epoch>-<seq>`: an opaque epoch (printable ASCII, no spaces; the reference server takes 8 hex
+characters of a random UUID), then a decimal sequence number. The epoch may itself hold `-`: the
+sequence is what follows the last one."""
 _BOM: Final = b"\xef\xbb\xbf"
+MAX_NOTED_LINES: Final = 11
+"""How many line numbers of resyncs and epoch changes a result keeps (the report names ten, then `...`)."""
 
 
 @dataclass(slots=True)
@@ -56,7 +63,11 @@ class SseResult:
     server_events: Counter[str] = field(default_factory=Counter)
     events: int = 0
     resyncs: list[int] = field(default_factory=list)
-    """Lines of `resync_required` server events (the streaming state was reset there)."""
+    """Lines of `resync_required` server events (the streaming state was reset there; the first
+    `MAX_NOTED_LINES`)."""
+    epochs: list[int] = field(default_factory=list)
+    """Lines of event ids whose epoch differs from the previous id's: a new channel (server restart or
+    channel recreated), where the streaming state was reset as for a resync (the first `MAX_NOTED_LINES`)."""
 
 
 def iter_lines_bytes(chunks: Iterable[bytes], max_line_bytes: int) -> Iterator[bytes | None]:
@@ -191,7 +202,7 @@ def validate_sse(
 ) -> SseResult:
     """Validate a `text/event-stream`: framing, ids, and each unnamed event's OmniMessage."""
     result = SseResult()
-    last_id: tuple[int, int] | None = None
+    last_id: tuple[bytes, int] | None = None
     last_id_line = 0
     src = validator.source
 
@@ -204,10 +215,15 @@ def validate_sse(
             if m is None:
                 emit("OM901", ev.id_line, f"event id {ev.id[:60]!r} is not shaped <epoch>-<seq>")
             else:
-                cur = (int(m.group(1)), int(m.group(2)))
-                if last_id is not None and cur <= last_id:
+                cur = (m.group(1), int(m.group(2)))
+                if last_id is not None and cur[0] != last_id[0]:
+                    # A new epoch is a new channel: epochs have no order, and the client resyncs.
+                    validator.restart()
+                    if len(result.epochs) < MAX_NOTED_LINES:
+                        result.epochs.append(ev.id_line)
+                elif last_id is not None and cur[1] <= last_id[1]:
                     emit("OM902", ev.id_line, f"event id {ev.id.decode()} does not increase (the id on line "
-                                              f"{last_id_line} is {last_id[0]}-{last_id[1]})")
+                                              f"{last_id_line} is {last_id[0].decode()}-{last_id[1]})")
                 last_id, last_id_line = cur, ev.id_line
         if ev.oversized:
             validator.feed_raw(None, ev.data_line, True)  # OM105, and the line is counted
@@ -231,7 +247,8 @@ def validate_sse(
             result.server_events[kind] += 1
             if kind == "resync_required":
                 validator.discontinuity()
-                result.resyncs.append(ev.data_line)
+                if len(result.resyncs) < MAX_NOTED_LINES:
+                    result.resyncs.append(ev.data_line)
         else:
             emit("OM904", ev.line, f"event named {ev.name[:60]!r} is neither an OmniMessage nor a server_event; "
                                    "not validated")
