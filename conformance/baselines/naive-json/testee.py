@@ -4,7 +4,7 @@
 What most people write first. It shows what the suite catches: no schema, no canonical key
 order, `\\uXXXX` for every non-ASCII character (`ensure_ascii`), floats respelled, verbatim
 values re-serialised, duplicate keys and lone surrogates silently accepted, `NaN` accepted.
-It is also a complete testee of the protocol in conformance/PROTOCOL.md, in under 60 lines.
+It is also a complete testee of the protocol in conformance/TESTEE-PROTOCOL.md, in under 60 lines.
 """
 
 import base64

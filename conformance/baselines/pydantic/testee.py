@@ -11,11 +11,8 @@ verbatim values, escapes and number spellings, duplicate keys, lone surrogates.
 import base64
 import json
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import models
+import models  # beside this script: `python testee.py` has the script's folder on sys.path
 import pydantic
 from models import OmniMessage
 

@@ -1,0 +1,73 @@
+# ruff: noqa: E501  (fixture lines are long literals)
+"""`manifest.json` and the case files: every group generated in order, then serialised."""
+
+from __future__ import annotations
+
+import json
+
+from .canonicalization import generate_canonicalization
+from .collector import CASES
+from .hostile import generate_hostile, tag_existing_hostile
+from .lenient import generate_lenient
+from .rejection_lexical import generate_lexical_rejections
+from .rejection_structure import generate_structure_rejections
+from .rejection_syntax import generate_syntax_rejections
+from .rejection_values import generate_value_rejections
+from .roundtrip import generate_roundtrip
+from .schema_facts import SCHEMA, SUITE_VERSION
+from .verbatim import generate_verbatim
+
+
+def build() -> tuple[dict[str, bytes], bytes]:
+    generate_roundtrip()
+    generate_verbatim()
+    generate_canonicalization()
+    generate_syntax_rejections()
+    generate_lexical_rejections()
+    generate_structure_rejections()
+    generate_value_rejections()
+    generate_lenient()
+    generate_hostile()
+    tag_existing_hostile()
+    groups = {
+        "roundtrip": {
+            "spec": "2",
+            "description": "Canonical lines of every payload kind, optional field, enum value, origin depth, unicode edge and large value: each must re-encode to itself byte for byte.",
+        },
+        "verbatim": {
+            "spec": "3",
+            "description": "fidelity, tool parameters and hook output written every way a re-serialiser would change them: each must survive byte for byte.",
+        },
+        "canonicalization": {
+            "spec": "2",
+            "description": "Valid but non-canonical lines (key order, whitespace, escapes, number spelling) and the exact canonical bytes they re-encode to.",
+        },
+        "rejection": {
+            "spec": "4",
+            "description": "One defect per line, each rejection category several times (precedence cases tagged `precedence`): each must be refused with that category.",
+        },
+        "lenient": {
+            "spec": "5",
+            "description": "The optional lenient mode (feature `lenient`; a testee without it answers `skipped`).",
+        },
+        "protocol": {
+            "spec": "8",
+            "home": "validator/",
+            "description": "Whole streams and traces for validators (`omnimessage validate`), valid and invalid: see validator/README.md. Not sent to codec testees.",
+        },
+    }
+    manifest = {
+        "$schema": "./manifest.schema.json",
+        "suite_version": SUITE_VERSION,
+        "schema_id": SCHEMA["$id"],
+        "protocol_version": 1,
+        "groups": groups,
+        "cases": CASES.cases,
+    }
+    head = {k: v for k, v in manifest.items() if k != "cases"}
+    text = json.dumps(head, indent=2, ensure_ascii=False)[:-2] + ',\n  "cases": [\n'
+    text += ",\n".join("    " + json.dumps(c, ensure_ascii=False) for c in CASES.cases) + "\n  ]\n}\n"
+    assert json.loads(text) == manifest
+    files = {name: b"".join(lines) for name, lines in CASES.files.items()}
+    return files, text.encode("utf-8")
+

@@ -1,0 +1,78 @@
+"""OM70x: values (timestamps, senders, images, arguments, paths)."""
+
+from __future__ import annotations
+
+from .fixture import IMG, U, fx, trace
+
+
+def declare() -> None:
+    """Declare the OM70x fixtures."""
+    f = trace("OM701", "pass-iso-utc", "toISOString timestamps, and one without milliseconds")
+    f.line("model_msg", U, ts="2026-07-18T03:12:00Z")
+    f = trace("OM701", "fail-space-separator", "a space instead of T, no Z")
+    n = f.line("model_msg", U, ts="2026-07-18 03:12:00")
+    f.expect("OM701", n)
+    f = trace("OM701", "fail-offset", "+00:00 instead of Z")
+    n = f.line("model_msg", U, ts="2026-07-18T03:12:00.000+00:00")
+    f.expect("OM701", n)
+    f = trace("OM701", "fail-february-30", "a date that does not exist")
+    n = f.line("model_msg", U, ts="2026-02-30T03:12:00.000Z")
+    f.expect("OM701", n)
+
+    f = trace("OM702", "pass-increasing", "timestamps never go backwards (equal is fine)")
+    f.line("model_msg", U, ts="2026-07-18T03:12:00.000Z")
+    f.line("model_msg", U, ts="2026-07-18T03:12:00Z")
+    f.line("model_msg", U, ts="2026-07-18T03:12:00.5Z")
+    f.line("model_msg", U, ts="2026-07-18T03:12:00.500Z")
+    f = trace("OM702", "fail-backwards", "a timestamp earlier than the previous one")
+    f.line("model_msg", U, ts="2026-07-18T03:12:00.000Z")
+    n = f.line("model_msg", U, ts="2026-07-18T03:11:59.999Z")
+    f.expect("OM702", n)
+
+    f = trace("OM703", "pass-sender-on-user-text", "sender on a user-role text")
+    f.model({"type": "text", "role": "user", "text": "child done", "sender": "harness"})
+    f = trace("OM703", "fail-sender-on-assistant", "sender on an assistant text")
+    n = f.model({"type": "text", "role": "assistant", "text": "hi", "stop_reason": "completed", "sender": "server"})
+    f.expect("OM703", n)
+
+    f = trace("OM704", "pass-data-url-images", "a data URL image and an https image_url")
+    f.user()
+    f.begin()
+    f.call()
+    f.usage()
+    f.end()
+    f.approve()
+    f.out(images=[IMG])
+    f.model({"type": "image_url", "role": "user", "image_url": "https://example.com/cat.png"})
+    f = trace("OM704", "fail-web-url-in-images", "a tool image that is a web URL")
+    f.user()
+    f.begin()
+    f.call()
+    f.usage()
+    f.end()
+    f.approve()
+    n = f.out(images=["https://example.com/cat.png"])
+    f.expect("OM704", n)
+    f = trace("OM704", "fail-file-image-url", "an image_url with a file: URL")
+    n = f.model({"type": "image_url", "role": "user", "image_url": "file:///etc/passwd"})
+    f.expect("OM704", n)
+
+    f = trace("OM705", "pass-json-arguments", "arguments hold a JSON text")
+    f.turn()
+    f = trace("OM705", "fail-broken-arguments", "arguments cut off mid-object")
+    f.user()
+    f.begin()
+    n = f.call(args='{"path":"a.t')
+    f.usage()
+    f.end()
+    f.approve()
+    f.out()
+    f.expect("OM705", n)
+
+    f = fx("OM706", "pass-absolute-paths", "trace", "POSIX and Windows absolute paths")
+    f.meta(workspace="C:\\Users\\agent\\work")
+    f.tools()
+    f = fx("OM706", "fail-relative-workspace", "trace", "a relative workspace path")
+    n = f.meta(workspace="work")
+    f.tools()
+    f.expect("OM706", n)
