@@ -1,7 +1,8 @@
 """omnimessage-codegen: turns the canonical OmniMessage JSON Schema into bindings and docs.
 
 The schema is loaded into a small typed intermediate model (:mod:`.model`) by
-:mod:`.loader`; each target (:mod:`.targets`) renders jinja2 templates from that model.
+:mod:`.loader`; each target (:mod:`.targets`, one small `Target` interface) runs its emitters,
+one module per generated file, which render jinja2 templates from that model.
 """
 
 from .loader import load_schema, schema_path

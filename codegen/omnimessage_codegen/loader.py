@@ -7,8 +7,8 @@ cannot express is caught at generation time.
 
 from __future__ import annotations
 
+import importlib.util
 import json
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -16,14 +16,17 @@ from .model import (
     Alias,
     AnyOf,
     ArrayOf,
+    Builder,
     Const,
     Enum,
     EnumRef,
     Envelope,
     Field,
+    Guard,
     Model,
     Prim,
     Rejection,
+    RejectionRule,
     Struct,
     StructRef,
     TypeRef,
@@ -34,7 +37,9 @@ from .model import (
 
 VERBATIM_KEYWORD = "x-omnimessage-verbatim"
 FRAGMENT_KEYWORD = "x-omnimessage-fragment-of"
-_SCHEMA_FILE = "omnimessage.schema.json"
+BUILDERS_KEYWORD = "x-omnimessage-builders"
+GUARD_KEYWORD = "x-omnimessage-guard"
+SCHEMA_FILE = "omnimessage.schema.json"  # in the `omnimessage` package: omnimessage/schema/SCHEMA_FILE
 
 
 class SchemaShapeError(ValueError):
@@ -42,11 +47,17 @@ class SchemaShapeError(ValueError):
 
 
 def schema_path() -> Path:
-    """Path of the canonical schema: the copy inside an installed wheel, else the checkout's."""
-    bundled = resources.files("omnimessage_codegen").joinpath("schema", _SCHEMA_FILE)
-    if bundled.is_file():
-        return Path(str(bundled))
-    return Path(__file__).resolve().parents[2] / "schema" / _SCHEMA_FILE
+    """Path of the canonical schema: package data of the `omnimessage` runtime, as `omnimessage schema` prints it.
+
+    Found without importing the runtime (whose generated code this generator writes, so it must
+    work while that code is stale or broken).
+    """
+    spec = importlib.util.find_spec("omnimessage")
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        path = Path(location) / "schema" / SCHEMA_FILE
+        if path.is_file():
+            return path
+    raise FileNotFoundError(f"the omnimessage package carries no schema/{SCHEMA_FILE}: is it installed?")
 
 
 def load_schema(path: Path | None = None) -> Model:
@@ -71,6 +82,17 @@ def _kind(d: dict[str, Any]) -> str:
     return "alias"
 
 
+def _rejection(name: str, r: dict[str, Any]) -> Rejection:
+    rule = r.get("rule")
+    if rule is None:
+        return Rejection(name, bool(r["lexical"]), r["description"])
+    where = f"#/x-omnimessage-rejections/{name}/rule"
+    keys = ("id", "name", "summary", "explanation", "hint")
+    if sorted(rule) != sorted(keys) or not all(isinstance(rule[k], str) for k in keys):
+        raise SchemaShapeError(f"{where}: a rule needs exactly the strings {', '.join(keys)}")
+    return Rejection(name, bool(r["lexical"]), r["description"], RejectionRule(*(rule[k] for k in keys)))
+
+
 def build_model(doc: dict[str, Any]) -> Model:
     defs: dict[str, dict[str, Any]] = doc["$defs"]
     kinds = {name: _kind(d) for name, d in defs.items()}
@@ -79,11 +101,9 @@ def build_model(doc: dict[str, Any]) -> Model:
         title=doc.get("title", ""),
         description=doc.get("description", ""),
         order=tuple(defs),
-        rejections=tuple(
-            Rejection(name, bool(r["lexical"]), r["description"])
-            for name, r in doc.get("x-omnimessage-rejections", {}).items()
-        ),
+        rejections=tuple(_rejection(name, r) for name, r in doc.get("x-omnimessage-rejections", {}).items()),
         limits=dict(doc.get("x-omnimessage-limits", {})),
+        source=doc,
     )
 
     def type_of(d: dict[str, Any], where: str) -> tuple[TypeRef, str | None]:
@@ -196,4 +216,66 @@ def build_model(doc: dict[str, Any]) -> Model:
             raise SchemaShapeError(f"#/$defs/{name}: an envelope needs a `type` const and a payload reference")
         envelopes.append(Envelope(st, target.name))
     model.envelopes = tuple(envelopes)
+    model.builders = tuple(
+        _builder(model, bname, name, spec)
+        for name, d in defs.items()
+        for bname, spec in d.get(BUILDERS_KEYWORD, {}).items()
+    )
+    model.guards = tuple(_guard(model, name, d[GUARD_KEYWORD]) for name, d in defs.items() if GUARD_KEYWORD in d)
     return model
+
+
+def _guard(model: Model, name: str, spec: dict[str, Any]) -> Guard:
+    where = f"#/$defs/{name}/{GUARD_KEYWORD}"
+    if set(spec) - {"python", "typescript", "doc", "typescript_payload", "payload_doc"}:
+        raise SchemaShapeError(f"{where}: unknown keys {sorted(spec)}")
+    envelope = next((e.struct.name for e in model.envelopes if e.struct.name == name), None)
+    if envelope is None and name in model.unions:
+        members = set(model.unions[name].members)
+        envelope = next((e.struct.name for e in model.envelopes if members <= set(model.payload_members(e))), None)
+    if envelope is None:
+        raise SchemaShapeError(f"{where}: a guard belongs on an envelope or a payload union")
+    return Guard(
+        name,
+        envelope,
+        spec["python"],
+        spec["typescript"],
+        spec.get("doc", ""),
+        spec.get("typescript_payload"),
+        spec.get("payload_doc", ""),
+    )
+
+
+def _builder(model: Model, name: str, struct: str, spec: dict[str, Any]) -> Builder:
+    where = f"#/$defs/{struct}/{BUILDERS_KEYWORD}/{name}"
+    st = model.structs.get(struct)
+    if st is None:
+        raise SchemaShapeError(f"{where}: builders belong on objects")
+    unknown_keys = set(spec) - {"doc", "positional", "keyword", "fixed", "defaults", "params"}
+    if unknown_keys:
+        raise SchemaShapeError(f"{where}: unknown keys {sorted(unknown_keys)}")
+    b = Builder(
+        name,
+        struct,
+        str(spec.get("doc", "")),
+        tuple(spec.get("positional", ())),
+        tuple(spec.get("keyword", ())),
+        tuple(spec.get("fixed", {}).items()),
+        tuple(spec.get("defaults", {}).items()),
+        tuple(spec.get("params", {}).items()),
+    )
+    fields = {f.name: f for f in st.fields}
+    given = [*b.positional, *b.keyword]
+    fixed = [k for k, _ in b.fixed]
+    named = [*given, *fixed, *(k for k, _ in b.defaults), *(k for k, _ in b.params)]
+    strangers = sorted({n for n in named if n not in fields})
+    if strangers:
+        raise SchemaShapeError(f"{where}: names no field of {struct}: {strangers}")
+    if len(set(given + fixed)) != len(given + fixed):
+        raise SchemaShapeError(f"{where}: a field is given twice (positional, keyword, fixed)")
+    if not {k for k, _ in b.defaults} <= set(given):
+        raise SchemaShapeError(f"{where}: defaults only for parameters")
+    missing = [f.name for f in st.fields if f.required and f.name not in given + fixed]
+    if missing:
+        raise SchemaShapeError(f"{where}: required fields {missing} are neither parameters nor fixed")
+    return b

@@ -8,6 +8,7 @@ loader instead of being rendered wrongly.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -125,12 +126,65 @@ class Envelope:
 
 
 @dataclass(frozen=True)
+class Builder:
+    """A builder function (the schema's `x-omnimessage-builders` on a struct).
+
+    `positional` and `keyword` name the struct's fields the caller gives, in signature order;
+    `fixed` fields are written with their value and are no parameter; `defaults` are written
+    when the caller gives nothing; `params` renames a field's parameter (snake_case). Every
+    other optional field stays absent. A verbatim value given empty (`{}`) is left out.
+    """
+
+    name: str  # snake_case; each target spells it its own way
+    struct: str
+    doc: str
+    positional: tuple[str, ...]
+    keyword: tuple[str, ...]
+    fixed: tuple[tuple[str, object], ...] = ()
+    defaults: tuple[tuple[str, object], ...] = ()
+    params: tuple[tuple[str, str], ...] = ()
+
+    def param(self, field_name: str) -> str:
+        return dict(self.params).get(field_name, field_name)
+
+
+@dataclass(frozen=True)
+class Guard:
+    """A type guard (the schema's `x-omnimessage-guard` on an envelope or a payload union).
+
+    On an envelope: is a message of that kind. On a payload union: is a message of the
+    envelope that admits the union whose payload is a member (and, in TypeScript, is a payload
+    a member: `typescript_payload`).
+    """
+
+    of: str  # the envelope struct or the payload union
+    envelope: str  # the envelope struct the guard narrows to
+    python: str
+    typescript: str
+    doc: str
+    typescript_payload: str | None = None
+    payload_doc: str = ""
+
+
+@dataclass(frozen=True)
+class RejectionRule:
+    """The validator rule that reports a rejection category (its entry's `rule`)."""
+
+    id: str  # stable rule id, `OM101`
+    name: str  # kebab-case rule name
+    summary: str  # one line, for tables
+    explanation: str  # what is refused and why
+    hint: str  # how to fix a producer
+
+
+@dataclass(frozen=True)
 class Rejection:
     """A category a strict decoder refuses a line with (the schema's `x-omnimessage-rejections`)."""
 
     name: str
     lexical: bool  # invisible to JSON Schema, which only sees parsed values
     description: str
+    rule: RejectionRule | None = None  # absent for categories a reader decides (`truncated`)
 
 
 @dataclass
@@ -146,6 +200,13 @@ class Model:
     order: tuple[str, ...] = ()  # $defs order of the schema
     rejections: tuple[Rejection, ...] = ()
     limits: dict[str, int] = field(default_factory=dict)
+    builders: tuple[Builder, ...] = ()
+    guards: tuple[Guard, ...] = ()
+    source: dict[str, Any] = field(default_factory=dict, repr=False)  # the schema document itself
+
+    def envelope_of(self, struct: str) -> Envelope | None:
+        """The envelope whose payload admits struct `struct` (None for nested structs)."""
+        return next((e for e in self.envelopes if struct in self.payload_members(e)), None)
 
     def payload_members(self, envelope: Envelope) -> tuple[str, ...]:
         """The payload struct names an envelope admits."""

@@ -86,6 +86,13 @@ def _broken(mutate: object) -> dict[str, object]:
         (lambda d: d["$defs"]["ToolDefinition"]["properties"]["parameters"].__setitem__("type", "array"), "verbatim"),
         (lambda d: d["$defs"]["PartialTextPayload"]["x-omnimessage-fragment-of"].__setitem__("field", "nope"), "string field"),
         (lambda d: d["$defs"]["PartialTextPayload"]["x-omnimessage-fragment-of"].__setitem__("payload", "X"), "unknown payload"),
+        (lambda d: d["$defs"]["TextPayload"]["x-omnimessage-builders"]["user_text"]["positional"].remove("text"), "neither parameters nor fixed"),
+        (lambda d: d["$defs"]["TextPayload"]["x-omnimessage-builders"]["user_text"]["keyword"].append("nope"), "names no field"),
+        (lambda d: d["$defs"]["TextPayload"]["x-omnimessage-builders"]["user_text"]["keyword"].append("text"), "given twice"),
+        (lambda d: d["$defs"]["TextPayload"]["x-omnimessage-builders"]["user_text"].__setitem__("defaults", {"role": "user"}), "defaults only"),
+        (lambda d: d["$defs"]["TextPayload"]["x-omnimessage-builders"]["user_text"].__setitem__("color", 1), "unknown keys"),
+        (lambda d: d["$defs"]["Role"].__setitem__("x-omnimessage-guard", {"python": "a", "typescript": "b"}), "envelope or a payload union"),
+        (lambda d: d["x-omnimessage-rejections"]["invalid_json"]["rule"].pop("hint"), "exactly the strings"),
     ],
 )
 def test_unknown_constructs_fail_loudly(mutate: object, message: str) -> None:
@@ -102,3 +109,51 @@ def test_every_partial_streams_a_complete_payload() -> None:
         "PartialToolCallPayload": ("ToolCallPayload", "arguments"),
         "PartialToolCallOutputPayload": ("ToolCallOutputPayload", "output"),
     }
+
+
+def test_every_builder_and_guard_of_the_reference_sdk_is_declared() -> None:
+    m = load_schema()
+    assert len(m.builders) == 27 and len({b.name for b in m.builders}) == 27
+    assert {g.python for g in m.guards} == {"is_model", "is_partial", "is_complete_model", "is_event", "is_session_meta"}
+    by_name = {b.name: b for b in m.builders}
+    assert dict(by_name["assistant_text"].defaults) == {"stop_reason": "completed"}
+    assert dict(by_name["user_text"].fixed) == {"role": "user", "stop_reason": "completed"}
+
+
+def test_rejection_rules_come_from_the_schema() -> None:
+    m = load_schema()
+    rules = {r.name: r.rule for r in m.rejections}
+    assert rules["truncated"] is None  # decided by the reader: OM001
+    ids = [r.id for r in rules.values() if r is not None]
+    assert ids == [f"OM{n}" for n in range(101, 114)]
+
+
+def test_every_target_has_a_summary_and_emitters_may_not_collide() -> None:
+    from omnimessage_codegen.targets import TARGETS, Target
+
+    assert set(TARGETS) == {"python", "typescript", "markdown", "pydantic"}
+    for name, t in TARGETS.items():
+        assert t.name == name and t.summary and t.emitters
+    clash = Target("x", "two emitters, one file", (lambda m: {"a": "1"}, lambda m: {"a": "2"}))
+    with pytest.raises(ValueError, match="two emitters write a"):
+        clash.render(load_schema())
+
+
+@pytest.mark.parametrize("target", ["python", "typescript", "markdown"])
+def test_generated_files_say_how_they_were_made_and_get_normal_modes(target: str, tmp_path: Path) -> None:
+    import os
+    import stat
+
+    from omnimessage_codegen.targets import generate
+
+    old = os.umask(0o022)
+    try:
+        written = generate(target, load_schema(), tmp_path)
+    finally:
+        os.umask(old)
+    assert written
+    for path in written:
+        assert stat.S_IMODE(path.stat().st_mode) == 0o644, path
+        text = path.read_text(encoding="utf-8")
+        assert f"`omnimessage generate --target {target}`" in text, path
+        assert "make generate" not in text, path

@@ -11,11 +11,12 @@ Decode a line strictly, get typed msgspec structs, encode them back to the very 
     True
 """
 
+from ._generated import builders as _builders
+from ._generated import models as _models
+from ._generated.builders import *  # noqa: F403
 from ._generated.models import *  # noqa: F403
-from ._generated.models import __all__ as _generated_all
 from .aggregate import Aggregator
-from .builders import *  # noqa: F403
-from .builders import __all__ as _builders_all
+from .builders import event, model, now, raw_json, with_origin
 from .codec import OpaqueMessage, canonicalize, decode, encode
 from .errors import CATEGORIES, LEXICAL_CATEGORIES, DecodeError
 from .guards import is_complete_model, is_event, is_model, is_partial, is_session_meta
@@ -24,8 +25,6 @@ from .reader import Line, iter_messages
 __version__ = "0.1.0"
 
 __all__ = [
-    *_generated_all,
-    *_builders_all,
     "Aggregator",
     "Line",
     "iter_messages",
@@ -41,4 +40,11 @@ __all__ = [
     "canonicalize",
     "decode",
     "encode",
+    "event",
+    "model",
+    "now",
+    "raw_json",
+    "with_origin",
 ]
+__all__ += _models.__all__  # the forms type checkers follow
+__all__ += _builders.__all__

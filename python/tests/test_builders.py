@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+import msgspec
 import pytest
 
 import omnimessage as om
@@ -184,3 +185,8 @@ def test_empty_verbatim_values_are_omitted_as_the_reference_builders_do() -> Non
     for empty in ({}, b"{}", "{ }"):
         assert b"fidelity" not in om.encode(om.assistant_text("x", fidelity=empty, timestamp=TS))
     assert b"output" not in om.encode(om.hook("stop", "h", output={}, timestamp=TS))
+    # one rule in every verbatim field and every input form (schema/README.md)
+    for empty in ({}, b"{}", " { } ", msgspec.Raw(b"{\n}")):
+        assert b"output" not in om.encode(om.hook("stop", "h", output=empty, timestamp=TS))
+        tools = om.tool_list_ready([om.tool_definition("x", "y", empty)], timestamp=TS)
+        assert b"parameters" not in om.encode(tools)

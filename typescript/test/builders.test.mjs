@@ -107,6 +107,14 @@ describe("builders", () => {
     check(twice, env("event_msg", '{"type":"request_begin"}', ',"origin":["grandparent-side","child"]'));
   });
 
+  test("one rule for empty verbatim values (schema/README.md): left out, in any form, in every field", () => {
+    for (const empty of [{}, "{}", " { } ", new om.RawJson("{\n}")]) {
+      check(om.assistantText("ok", { ...at, fidelity: empty }), env("model_msg", '{"type":"text","role":"assistant","text":"ok","stop_reason":"completed"}'));
+      check(om.hook("stop", "h", { ...at, output: empty }), env("event_msg", '{"type":"hook","hook":"stop","name":"h"}'));
+      check(om.toolListReady([om.toolDefinition("x", "y", empty)], at), env("event_msg", '{"type":"tool_list_ready","tools":[{"name":"x","description":"y"}]}'));
+    }
+  });
+
   test("rawJson: JSON text checked, whitespace around it trimmed; plain objects stringified", () => {
     assert.equal(om.rawJson(' {"a" : 1} \n').text, '{"a" : 1}');
     assert.throws(() => om.rawJson("[1]"), TypeError);

@@ -1,36 +1,71 @@
-"""Generation targets: each turns the model into a set of files (relative path -> text)."""
+"""Generation targets, all behind one small interface.
+
+A :class:`Target` is a name, one line of help and its emitters; an emitter is a function from
+the intermediate model to files (relative path -> text), one module per emitter
+(`typescript/encode.py`, `python/builders.py`, ...). A target renders by running its emitters
+in order; two emitters may not write the same file.
+"""
 
 from __future__ import annotations
 
 import os
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..model import Model
-from . import markdown, python_msgspec
 
-Renderer = Callable[[Model], dict[str, str]]
+Emitter = Callable[[Model], dict[str, str]]
 
-TARGETS: dict[str, Renderer] = {
-    "python": python_msgspec.render,
-    "markdown": markdown.render,
-    "pydantic": __import__(f"{__package__}.pydantic_dmcg", fromlist=["render"]).render,  # not byte-exact
-    "typescript": __import__(f"{__package__}.typescript", fromlist=["render"]).render,
-}
+
+@dataclass(frozen=True)
+class Target:
+    """A generation target: `omnimessage generate --target <name>`."""
+
+    name: str
+    summary: str  # one line, for `omnimessage generate --help`
+    emitters: tuple[Emitter, ...]
+
+    def render(self, model: Model) -> dict[str, str]:
+        files: dict[str, str] = {}
+        for emit in self.emitters:
+            out = emit(model)
+            clash = sorted(files.keys() & out.keys())
+            if clash:
+                raise ValueError(f"target {self.name}: two emitters write {', '.join(clash)}")
+            files.update(out)
+        return files
+
+
+def _registry() -> dict[str, Target]:
+    from . import markdown, pydantic_dmcg, python, typescript
+
+    return {t.name: t for t in (python.TARGET, typescript.TARGET, markdown.TARGET, pydantic_dmcg.TARGET)}
+
+
+TARGETS: dict[str, Target] = _registry()
 
 
 def render(target: str, model: Model) -> dict[str, str]:
     try:
-        renderer = TARGETS[target]
+        t = TARGETS[target]
     except KeyError:
         raise ValueError(f"unknown target {target!r}; known: {', '.join(sorted(TARGETS))}") from None
-    return renderer(model)
+    return t.render(model)
+
+
+def _file_mode() -> int:
+    """The mode a newly created file gets under the current umask (0644 under the usual 022)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
 
 
 def generate(target: str, model: Model, out_dir: Path) -> list[Path]:
     """Write a target's files under `out_dir`, each through a temporary file and an atomic rename."""
     written = []
+    mode = _file_mode()
     for rel, text in render(target, model).items():
         dest = out_dir / rel
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -38,6 +73,7 @@ def generate(target: str, model: Model, out_dir: Path) -> list[Path]:
         try:
             with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
                 fh.write(text)
+            os.chmod(tmp, mode)  # mkstemp creates 0600
             os.replace(tmp, dest)
         except BaseException:
             os.unlink(tmp)

@@ -27,6 +27,7 @@ from ..model import (
     UnionRef,
     Verbatim,
 )
+from . import Target
 from ._jinja import environment
 
 EXAMPLE_TIMESTAMP = "2026-07-18T03:10:22.531Z"
@@ -126,3 +127,6 @@ def render(model: Model) -> dict[str, str]:
         shared=shared,
     )
     return {"protocol.md": text}
+
+
+TARGET = Target("markdown", "docs/protocol.md, the field-by-field protocol reference", (render,))

@@ -19,8 +19,8 @@ import importlib
 import json
 from typing import Any
 
-from ..loader import schema_path
 from ..model import Model
+from . import Target
 
 MODULE = "models.py"
 HEADER = (
@@ -32,7 +32,7 @@ HEADER = (
 def _discriminated(model: Model) -> dict[str, Any]:
     """The schema with every payload union flattened and marked `discriminator: type`, so the
     models validate a union by its tag (pydantic's fast form) instead of trying each member."""
-    doc: dict[str, Any] = copy.deepcopy(json.loads(schema_path().read_text(encoding="utf-8")))
+    doc: dict[str, Any] = copy.deepcopy(model.source)
     for name, union in model.unions.items():
         doc["$defs"][name] = {
             "description": union.description,
@@ -68,3 +68,6 @@ def render(model: Model) -> dict[str, str]:
     if not isinstance(code, str):  # pragma: no cover - one schema gives one module
         raise TypeError("datamodel-code-generator returned several modules for one schema")
     return {MODULE: code if code.endswith("\n") else code + "\n"}
+
+
+TARGET = Target("pydantic", "pydantic v2 models via datamodel-code-generator (NOT byte-exact)", (render,))

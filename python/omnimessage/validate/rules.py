@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from .._generated.models import REJECTION_RULES
+
 __all__ = ["BOTH", "GROUPS", "PROFILES", "RULES", "STREAM", "TRACE", "Rule", "Severity", "rule", "select_rules"]
 
 Severity = Literal["error", "warning"]
@@ -72,66 +74,8 @@ _RETIRED_HINT = (
     "Run with `--legacy` to accept it as a warning when validating old traces; new producers must not write it."
 )
 
-_SCHEMA = [
-    ("OM101", "invalid_utf8", "invalid-utf8", "bytes that are not well-formed UTF-8",
-     "The line holds bytes that are not well-formed UTF-8 (overlong forms, encoded surrogates, truncated "
-     "sequences, bytes such as FF). A message is UTF-8 JSON; a strict decoder refuses the line.",
-     "Encode every string as UTF-8 before writing; never write raw binary or Latin-1 text into a line."),
-    ("OM102", "invalid_json", "invalid-json", "not an RFC 8259 JSON text",
-     "The line is not a JSON text: a syntax error, a byte order mark, NaN or Infinity, a leading zero, a "
-     "comment, a trailing comma, a raw control character inside a string, or an empty line. In the middle of "
-     "a file this is a malformed line: it is reported and validation goes on with the next line.",
-     "Serialise with a real JSON encoder (`JSON.stringify`) and write exactly one message per line, with no "
-     "blank lines."),
-    ("OM103", "trailing_data", "trailing-data", "something follows the message on its line",
-     "Only JSON whitespace may follow the message object on its line; a second object, or any other text, "
-     "makes the line invalid (typically two records written without a line feed between them).",
-     "Write each message followed by exactly one line feed, with a single write per record."),
-    ("OM104", "too_deep", "too-deep", "nesting deeper than 512 levels",
-     "The line nests objects and arrays deeper than the protocol's limit (`max_depth` 512, counting every "
-     "level from the envelope). Decoders refuse it rather than recursing without bound.",
-     "Flatten the offending value; provider data that really nests this deep belongs in a string."),
-    ("OM105", "too_large", "too-large", "a line longer than the reader's limit",
-     "The line is longer than the reader's limit (256 MiB by default; readers accept at least 64 MiB; "
-     "`--max-line-bytes` sets it). The line is skipped without being held in memory.",
-     "Keep large binary content out of a single message (store it elsewhere and reference it), or raise the "
-     "limit if the reader can afford it."),
-    ("OM106", "duplicate_key", "duplicate-key", "an object has the same key twice",
-     "An object outside verbatim values has the same key twice (compared after unescaping). Readers would "
-     "disagree on which value wins, so strict decoding refuses it.",
-     "Build each object once with unique keys; do not concatenate JSON fragments by hand."),
-    ("OM107", "lone_surrogate", "lone-surrogate", "a string escapes a lone UTF-16 surrogate",
-     "A string or key escapes a UTF-16 surrogate that is not part of a pair, which no UTF-8 reader can "
-     "represent. Two places are exempt: verbatim values, and the fragment field of a streaming partial "
-     "(`partial_text.text`, `partial_thinking.thinking`, `partial_tool_call.arguments`, "
-     "`partial_tool_call_output.output`), where the reference producer cuts JavaScript strings at any UTF-16 "
-     "offset, so one delta may end with the high half of a pair and the next begin with the low half; the "
-     "fragments join in UTF-16 (schema/README.md). Anywhere else, including a complete message, it is refused.",
-     "Never write a lone surrogate outside a partial's fragment; complete messages hold whole characters."),
-    ("OM108", "invalid_number", "invalid-number", "an integer field with a fraction or exponent, or a huge number",
-     "An integer field is written with a fraction or an exponent (`1.0`, `1e2`), or a number lies beyond the "
-     "IEEE 754 double range (`1e400`), outside verbatim values.",
-     "Write integer counts as plain integers; keep numbers within the double range."),
-    ("OM109", "wrong_type", "wrong-type", "a value of the wrong JSON type",
-     "A value has the wrong JSON type for its field (a string where an integer belongs, a line that is not an "
-     "object, a verbatim value that is not an object, a `hook.output` member that is not a scalar).",
-     "Check the field's type in docs/protocol.md and fix the producer's builder."),
-    ("OM110", "missing_field", "missing-field", "a required key is absent",
-     "A key the schema requires for this object is absent (including a missing `type`).",
-     "Write every required field; docs/protocol.md lists them per payload."),
-    ("OM111", "unexpected_field", "unexpected-field", "a key the schema does not define",
-     "The object carries a key its schema does not define (objects are closed). A newer protocol version may "
-     "define it; this validator checks against schema 1.0.0.",
-     "Remove the key, or move provider-specific data into `fidelity`, which is opaque."),
-    ("OM112", "unknown_type", "unknown-type", "an envelope or payload type the schema does not define",
-     "The envelope `type` or the payload `type` is not one the protocol defines, or a payload type belongs to "
-     "another envelope kind (`model_msg` carrying `request_begin`).",
-     "Use one of the three envelope types and the payload types listed for it."),
-    ("OM113", "invalid_value", "invalid-value", "a value outside its enum, const or range",
-     "A value has the right JSON type but is not allowed: outside an enum (including retired values such as "
-     "stop reason `failed`), a const, or an integer range.",
-     "Use a value from the vocabulary in docs/protocol.md. " + _RETIRED_HINT),
-]
+# The OM1xx rows come from the schema: each `x-omnimessage-rejections` entry names its rule.
+_SCHEMA = [(rid, cat, name, summary, expl, hint) for cat, (rid, name, summary, expl, hint) in REJECTION_RULES.items()]
 
 _RULE_LIST: list[Rule] = [
     # --- OM0xx framing -------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Target `python`: msgspec structs, one per payload, in canonical field order.
+"""Emitter `models.py` (and the package `__init__.py`) of target `python`: msgspec structs, one per
+payload, in canonical field order.
 
 Why not datamodel-code-generator: out of the box it moves required fields before optional
 ones (breaking the canonical key order), maps the open `fidelity` object to an empty Struct
@@ -11,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..model import AnyOf, ArrayOf, Const, EnumRef, Field, Model, Prim, StructRef, TypeRef, UnionRef, Verbatim
-from ._jinja import environment, wrap
+from ...model import AnyOf, ArrayOf, Const, EnumRef, Field, Model, Prim, StructRef, TypeRef, UnionRef, Verbatim
+from .._jinja import environment, wrap
 
 MODULE = "models.py"
 

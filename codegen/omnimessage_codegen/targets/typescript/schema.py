@@ -1,0 +1,11 @@
+"""Emitter `schema.ts` of target `typescript`: the schema `$id`, the limits, the rejection categories, the canonical
+field order of every object, where verbatim values and `number` values sit."""
+
+from __future__ import annotations
+
+from ...model import Model
+from .common import render_template
+
+
+def render(model: Model) -> dict[str, str]:
+    return render_template(model, "schema.ts")
