@@ -12,10 +12,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import msgspec
 
+from .._generated.models import Message
 from ..codec import decode
 from ..errors import DecodeError
 from .rules import CATEGORY_RULES
@@ -215,7 +216,7 @@ def _repair_step(obj: Any, err: DecodeError, subst_done: set[str]) -> bool:
     return True
 
 
-def repair_decode(obj: Any) -> tuple[Any, DecodeError | None]:
+def repair_decode(obj: Any) -> tuple[Message | None, DecodeError | None]:
     """Decode a generic value strictly, dropping refused fields until it decodes.
 
     Returns (message or None, the first refusal met, None if it decoded at once).
@@ -228,7 +229,7 @@ def repair_decode(obj: Any) -> tuple[Any, DecodeError | None]:
         except (msgspec.EncodeError, UnicodeEncodeError, OverflowError, TypeError):
             return None, first
         try:
-            return decode(data), first
+            return cast(Message, decode(data)), first  # strict: never an OpaqueMessage
         except DecodeError as err:
             if first is None:
                 first = err

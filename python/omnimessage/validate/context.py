@@ -1,0 +1,98 @@
+"""What every rule sees besides its message: the input's options, its sessions, the file being read,
+and `emit` to report a finding. The `Validator` is one; rules take it as `ctx`."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from ..errors import DecodeError
+from .finding import Finding
+from .rules import PROFILES, RULES, Severity
+from .state import Session
+
+__all__ = ["Context"]
+
+# Findings about values, not given for a message that had to be repaired after a refusal
+# (the refusal itself is reported; its neutralised fields would only echo it).
+_VALUE_RULES: Final = frozenset({"OM305", "OM306", "OM307", "OM405", "OM408", "OM501", "OM502", "OM506"})
+
+
+class Context:
+    """The state one input is validated in (see `Validator` for the arguments)."""
+
+    def __init__(
+        self,
+        profile: str,
+        *,
+        legacy: bool,
+        lenient: bool,
+        truncated: bool,
+        source: str,
+        canonical: bool,
+        collect_subagents: bool,
+        window: int,
+    ) -> None:
+        if profile not in PROFILES:
+            raise ValueError(f"unknown profile {profile!r}: expected one of {', '.join(PROFILES)}")
+        self.profile = profile
+        self.legacy = legacy
+        self.lenient = lenient
+        self.truncated = truncated
+        self.source = source
+        self.canonical = canonical
+        self.collect_subagents = collect_subagents
+        self.subagents: list[tuple[str, str, int]] = []
+        """(child session id, source, line) of each `subagent` pointer (with `collect_subagents`)."""
+        self.lines = 0
+        self.messages = 0
+        self.window = window  # how many answered call ids a session remembers
+        self.trace = profile == "trace"
+        self.main = Session()
+        self.children: dict[tuple[str, ...], Session] = {}
+        self._pending: list[Finding] = []
+        self.line = 0
+        self.repaired = False  # the message was repaired after a refusal: no findings about its values
+        self.legacy_line = False  # an old record (retired spellings applied): it predates the error pair
+        self.ts_hour = ""  # the date and hour of the last valid timestamp
+        # the file being read (trace rotation: one session over several files)
+        self.file_started = True
+        self.file_lines = 0
+        self.file_msgs = 0
+        self.meta_line = 0
+        self.expect_session: str | None = None
+        self.rotated = False
+        self.heal: tuple[str, int, str, DecodeError] | None = None  # a heal, until the next line confirms it
+        self.blank_at = 0  # the file line number of the last empty line
+        self.head = False  # inside a rotated file's head: session_meta, MCP connect pair, tool_list_ready
+        self.tools = False  # the session announced tools (a tool_list_ready with tools)
+
+    def emit(self, rule_id: str, line: int, message: str, pointer: str = "", severity: Severity | None = None) -> None:
+        if self.repaired and rule_id in _VALUE_RULES:
+            return
+        if self.legacy_line and rule_id == "OM506":
+            return
+        self._pending.append(
+            Finding(rule_id, severity or RULES[rule_id].severity, message, self.source, line, pointer)
+        )
+
+    def sessions(self) -> list[Session]:
+        return [self.main, *self.children.values()]
+
+    def restart(self) -> None:
+        """The producer restarted here (a crash heal in a trace, a new SSE epoch): what it had in flight
+        is gone. Open segments, requests, compactions and MCP connects are forgotten without a finding;
+        tool calls still await their output (a resumed session may answer them)."""
+        self.discontinuity()
+        for s in self.sessions():
+            s.req = s.usage = 0
+            s.usage_reported = False
+            s.comp = s.mcp = None
+
+    def discontinuity(self) -> None:
+        """The stream has a gap (an SSE `resync_required`): forget open streaming segments, which the
+        gap may have cut, without reporting them. Pairing state (calls, requests) is kept: outputs
+        may legitimately arrive after the gap."""
+        for s in self.sessions():
+            s.segs.clear()
+            s.awaiting.clear()
+            s.expect = None

@@ -1,0 +1,54 @@
+"""The validator's rule table: every payload type has its row, rows run in order, modules stay small."""
+
+from __future__ import annotations
+
+import typing
+from pathlib import Path
+from typing import Any
+
+from omnimessage._generated import models
+from omnimessage.validate import checks
+from omnimessage.validate.checks import CHECKS, DISPATCH, _chain
+from omnimessage.validate.context import Context
+from omnimessage.validate.state import Session
+
+PACKAGE = Path(checks.__file__).resolve().parent.parent
+
+
+def _payload_classes() -> set[type]:
+    return {*typing.get_args(models.ModelPayload), *typing.get_args(models.EventPayload), models.SessionMetaPayload}
+
+
+def test_every_payload_type_has_a_row() -> None:
+    assert set(CHECKS) == _payload_classes()
+    assert set(DISPATCH) == set(CHECKS)
+
+
+def test_every_partial_is_one_fragment_handler() -> None:
+    # one handler for every streaming partial, driven by the schema's fragment-of table
+    assert {cls for cls, row in CHECKS.items() if checks.streaming.fragment in row} == set(models.FRAGMENT_OF)
+
+
+def test_a_row_runs_its_checks_in_order() -> None:
+    calls: list[tuple[int, Any]] = []
+
+    def make(i: int) -> checks.Check:
+        return lambda ctx, s, p, line, msg: calls.append((i, p))
+
+    for n in range(7):
+        calls.clear()
+        _chain(tuple(make(i) for i in range(n)))(None, Session(), "p", 1, None)  # type: ignore[arg-type]
+        assert calls == [(i, "p") for i in range(n)]
+
+
+def test_checks_take_the_context_they_are_given() -> None:
+    ctx = Context("stream", legacy=False, lenient=False, truncated=False, source="s", canonical=True,
+                  collect_subagents=False, window=10)
+    p = models.RequestEndPayload(status="fatal")
+    DISPATCH[models.RequestEndPayload](ctx, ctx.main, p, 3, None)  # type: ignore[arg-type]
+    assert [(f.rule, f.line, f.path) for f in ctx._pending] == [("OM406", 3, "s"), ("OM506", 3, "s")]
+
+
+def test_no_validator_module_over_500_lines() -> None:
+    sizes = {p.relative_to(PACKAGE).as_posix(): len(p.read_text().splitlines()) for p in PACKAGE.rglob("*.py")}
+    assert sizes and not {name: n for name, n in sizes.items() if n > 500}
