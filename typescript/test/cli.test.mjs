@@ -212,3 +212,30 @@ describe("omnimessage.mjs testee", () => {
     assert.equal(e.result, "skipped");
   });
 });
+
+describe("the package's bin", () => {
+  const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+  const target = fileURLToPath(new URL(`../${pkg.bin["omnimessage-ts"]}`, import.meta.url));
+
+  test("is the built CLI (src/cli/, strict TypeScript) that bin/omnimessage.mjs runs", () => {
+    assert.ok(target.includes(`${join("dist", "cli")}`), target);
+    assert.ok(readFileSync(target, "utf8").startsWith("#!/usr/bin/env node\n"));
+    const direct = spawnSync(process.execPath, [target, "canonicalize", "--check"], { input: MIXED });
+    const shim = run(["canonicalize", "--check"], MIXED);
+    assert.equal(direct.status, 1);
+    assert.equal(direct.stderr.toString(), shim.err);
+    assert.equal(spawnSync(process.execPath, [target, "--help"]).stdout.toString(), run(["--help"]).out.toString());
+  });
+
+  test("its testee reports the package's version in the handshake", () => {
+    const hello = JSON.stringify({ hello: "omnimessage-conformance", protocol: 1 }) + "\n";
+    const r = spawnSync(process.execPath, [target, "testee"], { input: hello });
+    assert.equal(r.status, 0, r.stderr.toString());
+    assert.deepEqual(JSON.parse(r.stdout.toString()), {
+      hello: "omnimessage-conformance",
+      protocol: 1,
+      implementation: "omnimessage-typescript",
+      version: pkg.version,
+    });
+  });
+});

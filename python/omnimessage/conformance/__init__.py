@@ -1,7 +1,7 @@
 """The language-neutral conformance suite: manifest loading, the testee runner, coverage.
 
 * :mod:`.suite`: the cases on disk (`conformance/manifest.json` and its fixture files).
-* :mod:`.runner`: starts a testee (any command speaking `conformance/PROTOCOL.md`), sends every
+* :mod:`.runner`: starts a testee (any command speaking `conformance/TESTEE-PROTOCOL.md`), sends every
   case, compares byte for byte, reports (text, JUnit, JSON), honours expected-failure lists.
 * :mod:`.testee`: the Python binding as a testee; :mod:`.mutants`: deliberately broken ones.
 * :mod:`.coverage`: what the cases cover of the schema.

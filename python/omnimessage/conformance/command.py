@@ -13,31 +13,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from .runner import (
-    DEFAULT_REQUEST_TIMEOUT,
-    DEFAULT_TOTAL_TIMEOUT,
-    FAILED,
-    PASSED,
-    SKIPPED,
-    XFAIL,
-    XPASS,
-    ExpectedFailures,
-    Outcome,
-    RunResult,
-    describe_expectation,
-    load_expected_failures,
-    run_cases,
-    select_cases,
-    write_json_report,
-    write_junit,
-)
+from .expected_failures import ExpectedFailures, load_expected_failures, write_expected_failures
+from .outcomes import PASSED, SKIPPED, XFAIL, Outcome, RunResult
+from .reports import MARK, format_failure, print_result, write_json_report, write_junit
+from .run import DEFAULT_REQUEST_TIMEOUT, DEFAULT_TOTAL_TIMEOUT, run_cases, select_cases
 from .suite import GROUPS, Suite, SuiteError, load_suite
 
 __all__ = ["BASELINES", "Impl", "add_parser", "cmd_conformance", "resolve_impl"]
 
 BASELINES = ("naive-json", "pydantic")
-TYPESCRIPT_TESTEE = ("typescript/bin/omnimessage.mjs", "testee")
-"""Our TypeScript binding's testee, relative to the checkout: `node typescript/bin/omnimessage.mjs testee`."""
+TYPESCRIPT_BIN = "omnimessage-ts"
+"""The bin of our TypeScript binding's npm package (`omnimessage-ts testee` is its testee)."""
+TYPESCRIPT_BIN_ENV = "OMNIMESSAGE_TS_BIN"
+"""Names that bin's script explicitly (a development build, say); else `omnimessage-ts` on PATH."""
 
 
 class ConformanceUsageError(Exception):
@@ -60,18 +48,14 @@ def resolve_impl(spec: str, suite: Suite) -> Impl:
         base = suite.root / "baselines" / spec
         return Impl(spec, [sys.executable, str(base / "testee.py")], base / "expected-failures.txt")
     if spec == "typescript":
-        repo = suite.root.parent
-        script = repo / TYPESCRIPT_TESTEE[0]
-        if not script.is_file():
+        argv = typescript_testee()
+        if argv is None:
             raise ConformanceUsageError(
-                f"the TypeScript binding is not in this checkout (no {TYPESCRIPT_TESTEE[0]} under {repo}); "
-                f"once it exists, --impl typescript runs `node {' '.join(TYPESCRIPT_TESTEE)}`. "
+                f"the TypeScript binding is not installed: no `{TYPESCRIPT_BIN}` on PATH (npm install omnimessage) "
+                f"and {TYPESCRIPT_BIN_ENV} names no file; --impl typescript runs `{TYPESCRIPT_BIN} testee`. "
                 'To test another build, pass its command: --impl "node path/to/testee.mjs"'
             )
-        node = shutil.which("node")
-        if node is None:
-            raise ConformanceUsageError("--impl typescript needs `node` on PATH")
-        return Impl("typescript", [node, str(script), *TYPESCRIPT_TESTEE[1:]], cwd=repo)
+        return Impl("typescript", argv)
     try:
         argv = shlex.split(spec)
     except ValueError as exc:
@@ -81,58 +65,19 @@ def resolve_impl(spec: str, suite: Suite) -> Impl:
     return Impl(spec, argv)
 
 
+def typescript_testee() -> list[str] | None:
+    """The command line of our TypeScript testee: the script $OMNIMESSAGE_TS_BIN names (run with
+    `node`), else the npm package's `omnimessage-ts` bin on PATH; None when neither is there."""
+    explicit = os.environ.get(TYPESCRIPT_BIN_ENV)
+    if explicit:
+        node = shutil.which("node")
+        return [node, explicit, "testee"] if node is not None and Path(explicit).is_file() else None
+    installed = shutil.which(TYPESCRIPT_BIN)
+    return [installed, "testee"] if installed is not None else None
+
+
 def typescript_available(suite: Suite) -> bool:
-    return (suite.root.parent / TYPESCRIPT_TESTEE[0]).is_file() and shutil.which("node") is not None
-
-
-# ---------------------------------------------------------------------------
-# text report
-# ---------------------------------------------------------------------------
-
-_MARK = {PASSED: "PASS ", FAILED: "FAIL ", SKIPPED: "SKIP ", XFAIL: "XFAIL", XPASS: "XPASS"}
-
-
-def _indent(text: str, pad: str = "    ") -> str:
-    return "\n".join(pad + ln for ln in text.split("\n"))
-
-
-def format_failure(o: Outcome) -> str:
-    c = o.case
-    lines = [f"{_MARK[o.status]} {c.id}  [{c.group}, spec section {c.spec}]", f"    {c.description}"]
-    lines.append(
-        f"    input: {c.source}"
-        + (f" (mode {c.mode})" if c.mode != "strict" else "")
-        + (f" (max_line_bytes {c.max_line_bytes})" if c.max_line_bytes else "")
-    )
-    lines.append(f"    expected: {describe_expectation(c)}")
-    lines.append(_indent(o.message))
-    return "\n".join(lines)
-
-
-def print_result(result: RunResult, out: TextIO, *, verbose: bool, streamed: bool) -> None:
-    if not streamed:
-        for o in result.outcomes:
-            if o.failed:
-                out.write(format_failure(o) + "\n")
-    for s in result.stale:
-        out.write(f"STALE {s}\n")
-    for e in result.errors:
-        out.write(f"ERROR {e}\n")
-    for w in result.warnings:
-        out.write(f"WARNING {w}\n")
-    groups = result.by_group()
-    if groups:
-        width = max(len(g) for g in groups)
-        out.write("\n")
-        for g, n in groups.items():
-            total = sum(n.values())
-            extra = "".join(
-                f", {n[k]} {label}" for k, label in ((XFAIL, "expected failures"), (XPASS, "unexpected passes")) if n[k]
-            )
-            out.write(
-                f"  {g:<{width}}  {n[PASSED]:>4}/{total:<4} passed, {n[FAILED]} failed, {n[SKIPPED]} skipped{extra}\n"
-            )
-    out.write(f"{result.summary()}\n")
+    return typescript_testee() is not None
 
 
 # ---------------------------------------------------------------------------
@@ -145,7 +90,7 @@ def add_parser(sub: Any) -> None:
         "conformance",
         help="run the conformance suite against an implementation",
         description="Run the language-neutral conformance suite (conformance/) against an implementation that speaks "
-        "the testee protocol (conformance/PROTOCOL.md). Exit status 0 only when every case passes or is an "
+        "the testee protocol (conformance/TESTEE-PROTOCOL.md). Exit status 0 only when every case passes or is an "
         "expected failure.",
     )
     p.add_argument(
@@ -256,7 +201,7 @@ def cmd_conformance(args: argparse.Namespace) -> int:
 
     def on_outcome(o: Outcome) -> None:
         if args.verbose:
-            out.write(f"{_MARK[o.status]} {o.case.id}" + (f"  ({o.reason})" if o.status == XFAIL else "") + "\n")
+            out.write(f"{MARK[o.status]} {o.case.id}" + (f"  ({o.reason})" if o.status == XFAIL else "") + "\n")
             if o.failed:
                 out.write(format_failure(o).split("\n", 1)[1] + "\n")
             out.flush()
@@ -285,38 +230,6 @@ def cmd_conformance(args: argparse.Namespace) -> int:
     return 0 if result.ok else 1
 
 
-def short_reason(o: Outcome) -> str:
-    """One line saying how a case fails, for an expected-failure list."""
-    m = o.message
-    if o.status == XFAIL and o.reason:
-        return o.reason
-    if m.startswith("wrong bytes: first difference at byte "):
-        return "re-encodes differently from byte " + m.split("byte ", 1)[1].split(" ", 1)[0]
-    if m.startswith("refused a line it must "):
-        return "refuses it as " + m.split("`", 2)[1]
-    if m.startswith("refused as `") and ", expected `" in m:
-        return f"refuses it as {m.split('`', 2)[1]} instead of {m.rsplit('`', 2)[1]}"
-    if m.startswith("refused as `") and "pointer" in m:
-        return "reports another pointer: " + m.split(" at pointer ", 1)[-1][:80]
-    if m.startswith("accepted a line it must refuse"):
-        return "accepts it"
-    if m.startswith("skipped a required case"):
-        return "skips it"
-    return m.split("\n", 1)[0][:100]
-
-
-def write_expected_failures(result: RunResult, path: str, name: str) -> None:
-    lines = [
-        f"# Expected failures of {name} (case id, then why it fails). Written by",
-        "# `omnimessage conformance --update-expected-failures`; a listed case that passes, or an entry",
-        "# that matches no case, fails the run: keep this list exact.",
-    ]
-    for o in result.outcomes:
-        if o.status in (FAILED, XFAIL):
-            lines.append(f"{o.case.id}  {short_reason(o)}")
-    Path(path).write_text("\n".join(lines) + "\n", encoding="utf-8")
-
-
 # ---------------------------------------------------------------------------
 # the matrix
 # ---------------------------------------------------------------------------
@@ -329,7 +242,7 @@ def run_matrix(suite: Suite, out: TextIO, args: argparse.Namespace) -> int:
     jobs: dict[str, tuple[Impl, ExpectedFailures]] = {}
     for name in names:
         if name == "typescript" and not typescript_available(suite):
-            rows[name] = "not in this checkout"
+            rows[name] = "not installed"
             continue
         if name == "pydantic" and not _pydantic_available():
             rows[name] = "needs the `pydantic` extra"

@@ -15,19 +15,12 @@ from typing import Any
 
 import pytest
 
-from .runner import (
-    DEFAULT_REQUEST_TIMEOUT,
-    FAILED,
-    SKIPPED,
-    ExpectedFailures,
-    Testee,
-    TesteeError,
-    describe_expectation,
-    judge,
-    load_expected_failures,
-    select_cases,
-)
+from .expected_failures import ExpectedFailures, load_expected_failures
+from .judge import describe_expectation, judge
+from .outcomes import FAILED, SKIPPED
+from .run import DEFAULT_REQUEST_TIMEOUT, select_cases
 from .suite import Case, Suite, SuiteError, load_suite
+from .testee_process import Testee, TesteeError
 
 __all__ = ["pytest_addoption", "pytest_configure"]
 
@@ -39,7 +32,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--omnimessage-impl",
         metavar="CMD",
-        help="run the OmniMessage conformance suite against CMD (a testee, conformance/PROTOCOL.md); "
+        help="run the OmniMessage conformance suite against CMD (a testee, conformance/TESTEE-PROTOCOL.md); "
         "`python` and `typescript` name ours",
     )
     group.addoption("--omnimessage-expected-failures", metavar="FILE", help="case ids expected to fail, with reasons")

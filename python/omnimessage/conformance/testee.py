@@ -1,6 +1,6 @@
 """The Python binding as a conformance testee: `python -m omnimessage.conformance.testee`.
 
-It speaks the testee protocol of `conformance/PROTOCOL.md` on stdin/stdout. Each request's
+It speaks the testee protocol of `conformance/TESTEE-PROTOCOL.md` on stdin/stdout. Each request's
 input is read the way a reader reads a one-line JSON Lines file (`iter_messages`), so the
 reader-level categories (`too_large`, `truncated`) are tested too.
 

@@ -1,0 +1,99 @@
+"""Judging one answer of a testee against one case, byte for byte."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from typing import Any
+
+from .escaping import clip, escape_bytes, printable
+from .outcomes import FAILED, PASSED, SKIPPED
+from .suite import OPTIONAL_FEATURES, Case
+from .testee_process import TesteeError
+
+__all__ = ["describe_expectation", "first_difference", "judge"]
+
+
+def first_difference(expected: bytes, got: bytes, context: int = 24) -> str:
+    """Where two byte strings first differ, shown in context with a caret under the byte."""
+    n = min(len(expected), len(got))
+    i = next((k for k in range(n) if expected[k] != got[k]), n)
+    if i == len(expected) == len(got):
+        return "identical"
+    lo = max(0, i - context)
+    lead = "..." if lo else ""
+    prefix = escape_bytes(expected[lo:i])
+
+    def seg(b: bytes) -> str:
+        tail = "..." if len(b) > i + context else ""
+        return lead + escape_bytes(b[lo : i + context]) + tail
+
+    if i == len(got):
+        what = f"got ends early: {len(got)} bytes, expected {len(expected)}"
+    elif i == len(expected):
+        what = f"got has {len(got) - len(expected)} extra bytes after the expected {len(expected)}"
+    else:
+        what = f"expected {len(expected)} bytes, got {len(got)}"
+    return (
+        f"first difference at byte {i} ({what})\n"
+        f"  expected: {seg(expected)}\n"
+        f"  got:      {seg(got)}\n"
+        f"            {' ' * (len(lead) + len(prefix))}^"
+    )
+
+
+def describe_expectation(case: Case) -> str:
+    if case.expect == "reject":
+        return f"refusal `{case.category}`" + (f" at pointer {case.pointer!r}" if case.pointer is not None else "")
+    if case.expect == "identical":
+        return "the input bytes back, unchanged"
+    return "the canonical bytes"
+
+
+def judge(case: Case, resp: dict[str, Any]) -> tuple[str, str]:
+    """(status, message) of one answer. Raises TesteeError when the answer breaks the protocol."""
+    if resp.get("id") != case.id:
+        raise TesteeError("protocol", f"answer carries id {resp.get('id')!r}, expected {case.id!r}")
+    result = resp.get("result")
+    if result == "skipped":
+        reason = printable(str(resp.get("reason", "")), 300)
+        if case.optional:
+            return SKIPPED, reason
+        return (
+            FAILED,
+            f"skipped a required case ({reason}); only cases needing an optional feature "
+            f"({', '.join(sorted(OPTIONAL_FEATURES))}) may be skipped",
+        )
+    if result == "encoded":
+        out = resp.get("output")
+        if not isinstance(out, str):
+            raise TesteeError("protocol", "an `encoded` answer needs `output` (base64)")
+        try:
+            got = base64.b64decode(out, validate=True)
+        except (binascii.Error, ValueError):
+            raise TesteeError("protocol", "`output` is not valid base64") from None
+        if case.expect == "reject":
+            return FAILED, f"accepted a line it must refuse as `{case.category}`; it encoded it as: {clip(got)}"
+        assert case.output is not None
+        if got == case.output:
+            return PASSED, ""
+        return FAILED, f"wrong bytes: {first_difference(case.output, got)}"
+    if result == "refused":
+        cat = resp.get("category")
+        if not isinstance(cat, str):
+            raise TesteeError("protocol", "a `refused` answer needs `category` (a string)")
+        detail = printable(str(resp.get("message", "")), 300)
+        where = f" at {resp.get('pointer')!r}" if isinstance(resp.get("pointer"), str) else ""
+        said = f"`{cat}`{where}" + (f" ({detail})" if detail else "")
+        if case.expect != "reject":
+            return FAILED, f"refused a line it must {'keep' if case.expect == 'identical' else 'canonicalise'}: {said}"
+        if cat != case.category:
+            return FAILED, f"refused as {said}, expected `{case.category}`"
+        if case.pointer is not None:
+            ptr = resp.get("pointer")
+            if not isinstance(ptr, str):
+                return FAILED, f"refused as `{cat}` without a pointer; expected pointer {case.pointer!r}"
+            if ptr != case.pointer:
+                return FAILED, f"refused as `{cat}` at pointer {ptr!r}, expected {case.pointer!r}"
+        return PASSED, ""
+    raise TesteeError("protocol", f"unknown result {result!r} (encoded | refused | skipped)")

@@ -1,0 +1,59 @@
+"""What a run produces: the status of each case (:class:`Outcome`) and the run as a whole (:class:`RunResult`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .suite import GROUPS, Case
+
+__all__ = ["FAILED", "PASSED", "SKIPPED", "XFAIL", "XPASS", "Outcome", "RunResult"]
+
+PASSED, FAILED, SKIPPED, XFAIL, XPASS = "passed", "failed", "skipped", "xfail", "xpass"
+
+
+@dataclass
+class Outcome:
+    case: Case
+    status: str
+    message: str = ""
+    duration: float = 0.0
+    reason: str = ""  # the expected-failure reason, for xfail / xpass
+
+    @property
+    def failed(self) -> bool:
+        return self.status in (FAILED, XPASS)
+
+
+@dataclass
+class RunResult:
+    outcomes: list[Outcome]
+    implementation: dict[str, Any] = field(default_factory=dict)
+    stale: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)  # run-level problems (start failures, time limit)
+    warnings: list[str] = field(default_factory=list)  # what did not fail a case (processes left behind)
+    duration: float = 0.0
+
+    def count(self, status: str) -> int:
+        return sum(1 for o in self.outcomes if o.status == status)
+
+    @property
+    def n_failed(self) -> int:
+        return self.count(FAILED) + self.count(XPASS) + len(self.stale)
+
+    @property
+    def ok(self) -> bool:
+        return self.n_failed == 0
+
+    def summary(self) -> str:
+        return (
+            f"{self.count(PASSED)} passed, {self.n_failed} failed, {self.count(SKIPPED)} skipped, "
+            f"{self.count(XFAIL)} expected failures"
+        )
+
+    def by_group(self) -> dict[str, dict[str, int]]:
+        out: dict[str, dict[str, int]] = {}
+        for o in self.outcomes:
+            g = out.setdefault(o.case.group, {PASSED: 0, FAILED: 0, SKIPPED: 0, XFAIL: 0, XPASS: 0})
+            g[o.status] += 1
+        return {g: out[g] for g in GROUPS if g in out}

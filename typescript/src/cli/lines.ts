@@ -1,0 +1,69 @@
+/**
+ * One input re-encoded line by line: canonical lines out, each invalid line reported on stderr as
+ * `FILE:LINE: category: detail (at POINTER, byte N)`, as the Python binding reports it.
+ *
+ * @module
+ */
+
+import { DEFAULT_MAX_LINE_BYTES, LineSplitter, encode, readLine, type DecodeError, type RawLine } from "omnimessage";
+import { writeErr } from "./output.js";
+
+const LF = Buffer.from("\n");
+
+/** What the lines of a run came to, over all its inputs. */
+export interface Stats {
+  lines: number;
+  invalid: number;
+  changed: number;
+}
+
+/** How the lines are read and what becomes of invalid ones. */
+export interface LineOptions {
+  lenient: boolean;
+  keepInvalid: boolean;
+  check: boolean;
+}
+
+/** Report one invalid line on stderr. */
+export async function report(err: DecodeError, name: string): Promise<void> {
+  const where: string[] = [];
+  if (err.pointer) where.push(`at ${err.pointer}`);
+  if (err.offset !== null) where.push(`byte ${err.offset}`);
+  const suffix = where.length ? ` (${where.join(", ")})` : "";
+  // A pointer may hold a lone surrogate, which UTF-8 cannot carry: written as Python writes it
+  // to stderr (backslashreplace), `\udXXX`.
+  const text = `${name}:${err.line}: ${err.category}: ${err.detail}${suffix}\n`.replace(
+    /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    (c) => "\\u" + c.charCodeAt(0).toString(16),
+  );
+  await writeErr(text);
+}
+
+async function* split(stream: AsyncIterable<Uint8Array>): AsyncGenerator<RawLine> {
+  const splitter = new LineSplitter(DEFAULT_MAX_LINE_BYTES);
+  for await (const chunk of stream) yield* splitter.push(chunk);
+  yield* splitter.end();
+}
+
+/** Output chunks (line feeds included) for one input; invalid lines reported on stderr. */
+export async function* canonicalLines(stream: AsyncIterable<Uint8Array>, name: string, args: LineOptions, stats: Stats): AsyncGenerator<Uint8Array> {
+  const options = { lenient: args.lenient, maxLineBytes: DEFAULT_MAX_LINE_BYTES };
+  for await (const raw of split(stream)) {
+    const line = readLine(raw, options);
+    stats.lines++;
+    if (line.error !== null) {
+      stats.invalid++;
+      await report(line.error, name);
+      if (args.keepInvalid && line.raw.length) yield line.terminated ? Buffer.concat([line.raw, LF]) : Buffer.from(line.raw);
+      continue;
+    }
+    if (line.message === null) throw new Error("a line with neither a message nor an error");
+    const out = Buffer.from(encode(line.message), "utf8");
+    if (!out.equals(line.raw)) {
+      stats.changed++;
+      if (args.check) await writeErr(`${name}:${line.number}: not canonical\n`);
+    }
+    yield out;
+    yield LF;
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * `omnimessage testee`: the conformance testee (conformance/TESTEE-PROTOCOL.md) on stdin/stdout, which
+ * `omnimessage conformance --impl typescript` runs. Each request's input is read as a one-line
+ * JSON Lines file, and answered `encoded`, `refused` or `skipped`.
+ *
+ * @module
+ */
+
+import { once } from "node:events";
+import { readFileSync } from "node:fs";
+import { createInterface } from "node:readline";
+import { DEFAULT_MAX_LINE_BYTES, encode, iterMessagesSync } from "omnimessage";
+import { EXIT_OK, EXIT_USAGE } from "./usage.js";
+
+const HELLO = "omnimessage-conformance";
+const PROTOCOL = 1;
+
+/** A request as it arrives: any JSON value; the fields below are read as the protocol names them. */
+interface Request {
+  id?: unknown;
+  input?: unknown;
+  mode?: unknown;
+  max_line_bytes?: unknown;
+}
+
+type Response = Record<string, unknown>;
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Answer one testee request: the input read as a one-line JSON Lines file. */
+export function handle(parsed: unknown): Response {
+  const req = parsed as Request; // null throws below, as any malformed request: answered `skipped`
+  const id = req.id ?? null;
+  let data: Uint8Array;
+  let lenient: boolean;
+  let limit: number;
+  try {
+    if (typeof req.input !== "string" || !/^[A-Za-z0-9+/]*={0,2}$/.test(req.input)) throw new Error("input must be base64");
+    data = Buffer.from(req.input, "base64");
+    lenient = (req.mode ?? "strict") === "lenient";
+    limit = req.max_line_bytes ? Number(req.max_line_bytes) : DEFAULT_MAX_LINE_BYTES;
+    if (!Number.isSafeInteger(limit) || limit < 0) throw new Error("max_line_bytes must be an integer");
+  } catch (e) {
+    return { id, result: "skipped", reason: `malformed request: ${messageOf(e)}` };
+  }
+  const lines = [...iterMessagesSync(data, { lenient, maxLineBytes: limit })];
+  const line = lines[0];
+  if (lines.length !== 1 || line === undefined) return { id, result: "skipped", reason: `the input holds ${lines.length} lines; the protocol sends exactly one` };
+  if (line.error !== null) {
+    const e = line.error;
+    const resp: Response = { id, result: "refused", category: e.category, pointer: e.pointer };
+    if (e.offset !== null) resp.offset = e.offset;
+    resp.message = e.detail;
+    return resp;
+  }
+  if (line.message === null) throw new Error("a line with neither a message nor an error");
+  return { id, result: "encoded", output: Buffer.from(encode(line.message), "utf8").toString("base64") };
+}
+
+/** The version in this package's package.json (dist/cli/ is two levels below it). */
+function packageVersion(): unknown {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: unknown };
+  return pkg.version;
+}
+
+/** Whether the first line is the runner's handshake, of a protocol version this testee speaks. */
+function isHello(text: string): boolean {
+  let hello: { hello?: unknown; protocol?: unknown } | null;
+  try {
+    hello = JSON.parse(text) as { hello?: unknown; protocol?: unknown } | null;
+  } catch {
+    hello = null;
+  }
+  return !!hello && hello.hello === HELLO && hello.protocol === PROTOCOL;
+}
+
+/** Serve the runner until stdin ends; the exit code. */
+export async function testee(): Promise<number> {
+  const version = packageVersion();
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  let first = true;
+  for await (const text of rl) {
+    if (first) {
+      first = false;
+      if (!isHello(text)) {
+        process.stderr.write(`testee: unsupported handshake ${text}\n`);
+        return EXIT_USAGE;
+      }
+      process.stdout.write(JSON.stringify({ hello: HELLO, protocol: PROTOCOL, implementation: "omnimessage-typescript", version }) + "\n");
+      continue;
+    }
+    if (!text.trim()) continue;
+    let resp: Response;
+    try {
+      resp = handle(JSON.parse(text));
+    } catch (e) {
+      resp = { id: null, result: "skipped", reason: `malformed request: ${messageOf(e)}` };
+    }
+    if (!process.stdout.write(JSON.stringify(resp) + "\n")) await once(process.stdout, "drain");
+  }
+  return EXIT_OK;
+}

@@ -1,0 +1,62 @@
+/**
+ * The command line's words: help texts, exit codes and the arguments of `canonicalize`, parsed as
+ * the Python binding's argparse parser reads them (same messages, same exit codes).
+ *
+ * @module
+ */
+
+export const EXIT_OK = 0;
+export const EXIT_INVALID = 1;
+export const EXIT_USAGE = 2;
+
+export const USAGE = "usage: omnimessage [-h] COMMAND ...\n";
+export const USAGE_CANON = "usage: omnimessage canonicalize [-h] [--in-place] [--keep-invalid] [--check] [--lenient] [FILE ...]\n";
+export const HELP = `${USAGE}
+OmniMessage toolkit (TypeScript binding).
+
+commands:
+  canonicalize   re-encode JSON Lines canonically (strict)
+  testee         answer the conformance runner on stdin/stdout (conformance/TESTEE-PROTOCOL.md)
+`;
+export const HELP_CANON = `${USAGE_CANON}
+positional arguments:
+  FILE            input files (default: stdin; '-' is stdin)
+
+options:
+  -h, --help      show this help message and exit
+  --in-place      replace each file atomically (kept as is if any line is invalid)
+  --keep-invalid  copy invalid lines through unchanged instead of dropping them
+  --check         write nothing; exit 1 unless every line is valid and canonical
+  --lenient       pass well-formed lines the strict decoder refuses through verbatim
+`;
+
+/** A misuse found after parsing (conflicting options): exit 2 with the usage line. */
+export class UsageError extends Error {}
+
+/** The options of `canonicalize`. */
+export interface CanonicalizeArgs {
+  files: string[];
+  inPlace: boolean;
+  keepInvalid: boolean;
+  check: boolean;
+  lenient: boolean;
+  help: boolean;
+}
+
+/** `canonicalize`'s arguments, and those it does not know (a usage error). */
+export function parseCanonicalize(argv: readonly string[]): { args: CanonicalizeArgs; unknown: string[] } {
+  const args: CanonicalizeArgs = { files: [], inPlace: false, keepInvalid: false, check: false, lenient: false, help: false };
+  const unknown: string[] = [];
+  let positional = false;
+  for (const a of argv) {
+    if (positional || a === "-" || !a.startsWith("-")) args.files.push(a);
+    else if (a === "--") positional = true;
+    else if (a === "--in-place") args.inPlace = true;
+    else if (a === "--keep-invalid") args.keepInvalid = true;
+    else if (a === "--check") args.check = true;
+    else if (a === "--lenient") args.lenient = true;
+    else if (a === "-h" || a === "--help") args.help = true;
+    else unknown.push(a);
+  }
+  return { args, unknown };
+}
