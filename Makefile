@@ -8,6 +8,9 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 TS_DIR   := typescript
 TS_STAMP := $(TS_DIR)/.setup-stamp
+# `omnimessage conformance --impl typescript` (and --matrix) run this build's testee, named explicitly:
+# the installed code never looks for the checkout's typescript/ folder.
+export OMNIMESSAGE_TS_BIN ?= $(CURDIR)/$(TS_DIR)/bin/omnimessage.mjs
 
 # target:directory pairs of everything the generator writes (all committed).
 GENERATED := python:python/omnimessage/_generated markdown:docs typescript:typescript/src/generated pydantic:conformance/baselines/pydantic
@@ -16,6 +19,8 @@ GENERATED := python:python/omnimessage/_generated markdown:docs typescript:types
 
 setup: $(STAMP) $(TS_STAMP)
 
+# Editable: python/, codegen/ and dev/ (the dev-only omnimessage_dev package: the synthetic-message
+# generator, the validator bench; never in the wheel) go on the path (hatch dev-mode-dirs).
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,bench]'
@@ -46,10 +51,13 @@ check-generated: setup
 	    diff -u "$$d/$$f" "$$tmp/$$t/$$f" || { echo "generated file $$d/$$f is stale: run 'make generate'"; rc=1; }; \
 	  done; \
 	done; rm -rf $$tmp; \
+	for b in conformance/validator/build.py conformance/producers/build.py; do \
+	  $(BIN)/python $$b --check || { echo "fixtures written by $$b are stale: run '$(BIN)/python $$b'"; rc=1; }; \
+	done; \
 	if [ $$rc = 0 ]; then echo "generated code is fresh"; fi; exit $$rc
 
 lint: setup
-	$(BIN)/ruff check python codegen bench
+	$(BIN)/ruff check python codegen bench dev fuzz
 	$(BIN)/mypy
 
 test: setup check-generated lint ts-test
@@ -66,15 +74,17 @@ test-hostile: setup
 # Throughput side by side with the peers (about 10 minutes; BENCH_SCALE scales the corpora):
 # writes bench/results.json, bench/RESULTS.md and bench/throughput.png.
 bench: setup
-	$(BIN)/python bench/run.py
+	$(BIN)/python -m bench.run
 
 # One-minute smoke run of the same harness, so it never rots (its numbers mean nothing).
 bench-quick: setup
-	@$(BIN)/python bench/run.py --quick > .bench-quick.log 2>&1 || { cat .bench-quick.log; exit 1; }
-	@echo "bench-quick: the harness ran every task ($$(grep -c 'MB/s' .bench-quick.log) measurements)"
+	@$(BIN)/python -m bench.run --quick > .bench-quick.log 2>&1 || { cat .bench-quick.log; exit 1; }
+	@n=$$(grep -c 'MB/s' .bench-quick.log || true); \
+	  test "$$n" -gt 0 || { cat .bench-quick.log; echo "bench-quick: the harness measured nothing"; exit 1; }; \
+	  echo "bench-quick: the harness ran every task ($$n measurements)"
 
 # Coverage-guided fuzzing (atheris): the decoder and the validator, FUZZ_SECONDS each, seeded from
-# the conformance fixtures and conformance/protocol/ with a dictionary from the schema; crashes and
+# the conformance fixtures and conformance/validator/ with a dictionary from the schema; crashes and
 # inputs slower than 10 s land in fuzz/crashes-new/ (make it a fixture in fuzz/crashes/, then fix).
 FUZZ_SECONDS ?= 600
 FUZZ_CORPUS  := .fuzz-corpus

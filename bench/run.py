@@ -1,4 +1,5 @@
-"""`make bench`: every task x implementation, interleaved round after round, in one run.
+"""`make bench` (`python -m bench.run` from the repository root): every task x implementation, interleaved
+round after round, in one run.
 
 Writes bench/results.json, bench/RESULTS.md and bench/throughput.png. Absolute numbers drift
 on a shared machine; ratios measured side by side in one run hold.
@@ -19,13 +20,13 @@ from typing import Any
 
 import msgspec
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from omnimessage_dev.synth import corpora as corpus
 
-from bench import corpus  # noqa: E402
-from bench.impls import Impl, python_impls  # noqa: E402
-from bench.node import node_impls  # noqa: E402
-from bench.system import memory_and_parallel, validate_impls  # noqa: E402
+from .impls import Impl, python_impls
+from .node import node_impls
+from .system import memory_and_parallel, validate_impls
+
+ROOT = Path(__file__).resolve().parent.parent
 
 FLOORS = {"decode_validate": ("msgspec-untyped", "json-parse"), "roundtrip": ("msgspec-untyped", "json-parse")}
 OURS = {"python": "omnimessage-python", "typescript": "omnimessage-typescript"}
@@ -173,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
         **extra,
     }
     out_dir.mkdir(parents=True, exist_ok=True)
-    from bench.report import write_chart, write_markdown
+    from .report import write_chart, write_markdown
 
     if args.quick:
         (out_dir / "results-quick.json").write_text(json.dumps(doc, indent=2) + "\n")

@@ -11,7 +11,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from . import corpus
+from omnimessage_dev.synth import corpora as corpus
+
 from .impls import Impl, Lines, Result
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,7 +85,7 @@ def memory_and_parallel(tasks: set[str], corpora_dir: Path, scale: float, *, qui
         return out
     if "memory" in tasks:
         big_scale = 0.05 if quick else 10 * scale  # 1 GB trace at default scale
-        big = corpora_dir / f"trace-x{big_scale:g}.jsonl"
+        big = corpora_dir / f"trace-v{corpus.VERSION}-x{big_scale:g}.jsonl"
         if not big.exists():
             tmp = big.with_suffix(".tmp")
             with open(tmp, "wb") as f:
@@ -101,7 +102,7 @@ def memory_and_parallel(tasks: set[str], corpora_dir: Path, scale: float, *, qui
         }
         print(f"  memory: {out['memory']}", flush=True)
     if "parallel" in tasks:
-        pdir = corpora_dir / f"parallel-x{scale:g}"
+        pdir = corpora_dir / f"parallel-v{corpus.VERSION}-x{scale:g}"
         if not pdir.exists():
             tmpdir = pdir.with_suffix(".tmp")
             shutil.rmtree(tmpdir, ignore_errors=True)

@@ -7,7 +7,7 @@ offset and detail). Nothing but a DecodeError may escape either.
 
 Inputs come from
 - seeds: every conformance case input (compact hostile ones included), the examples, and the lines
-  of the schema-driven generator of python/tests/test_ts_differential.py (every payload kind,
+  of the schema-driven generator of the differential test, omnimessage_dev.synth.random_lines (every payload kind,
   verbatim values written every odd way, defects of every category, partials whose fragment
   field holds half of a split surrogate pair);
 - mutations of them: byte flips, insertions of hostile tokens (invalid UTF-8, BOMs, NULs, escapes,
@@ -41,13 +41,12 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+import omnimessage as om
+from omnimessage.conformance.suite import load_suite
+from omnimessage_dev.synth.defects import corrupt, mutate, split_surrogate_lines
+from omnimessage_dev.synth.random_lines import Gen, Style, write
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "python" / "tests"))  # the generator of the differential test
-
-from test_ts_differential import Gen, Style, corrupt, mutate, split_surrogate_lines, write  # noqa: E402
-
-import omnimessage as om  # noqa: E402
-from omnimessage.conformance.suite import load_suite  # noqa: E402
 
 HARNESS = ROOT / "typescript" / "test" / "differential-harness.mjs"
 CRASHES = ROOT / "fuzz" / "crashes-new"

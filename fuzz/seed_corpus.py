@@ -1,4 +1,5 @@
-"""Write the fuzzing seed corpora from the bundled examples and the conformance fixtures.
+"""Write the fuzzing seed corpora from the bundled examples, the conformance fixtures and the
+synthetic-message generator (omnimessage_dev.synth: a sample of every payload kind, whole sessions).
 
     seed_corpus.py DIR            one line per seed (fuzz_decode.py)
     seed_corpus.py --files DIR    whole files, behind a flag byte (fuzz_validate.py): the protocol
@@ -14,6 +15,9 @@ import hashlib
 import json
 import sys
 from pathlib import Path
+
+from omnimessage_dev.synth.samples import canonical_samples
+from omnimessage_dev.synth.sessions import stream_lines, trace_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 MAX_SEED = 100_000
@@ -33,18 +37,22 @@ def seeds() -> list[bytes]:
                 out.append(case.input)
     for crash in sorted((ROOT / "fuzz" / "crashes").glob("decode-*")) if (ROOT / "fuzz" / "crashes").exists() else []:
         out.append(crash.read_bytes())
+    out += [line for _, line in canonical_samples()]  # every payload kind and field shape
     return out
 
 
 def file_seeds() -> list[bytes]:
     """Whole inputs for the validator, each behind its flag byte (bit 0 legacy, 1 truncated, 2 twice)."""
     files: list[bytes] = []
-    protocol = ROOT / "conformance" / "protocol"
+    protocol = ROOT / "conformance" / "validator"
     for f in sorted(protocol.rglob("*")) if protocol.exists() else []:
         if f.is_file() and f.suffix in (".jsonl", ".sse") and f.stat().st_size < MAX_SEED:
             files.append(f.read_bytes())
     for f in sorted((ROOT / "examples").glob("*.jsonl")):
         files.append(f.read_bytes()[:MAX_SEED])
+    for seed in (1, 2):  # whole synthetic sessions that follow every rule
+        files.append(b"".join(trace_lines(MAX_SEED // 2, seed)))
+        files.append(b"".join(stream_lines(MAX_SEED // 2, seed)))
     for f in sorted((ROOT / "conformance" / "cases").glob("*.jsonl")):
         lines = [ln for ln in f.read_bytes().split(b"\n") if len(ln) < 4096]
         files += [b"\n".join(lines[i : i + 8]) + b"\n" for i in range(0, len(lines), 8)]

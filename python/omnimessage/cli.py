@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import importlib
 import os
 import signal
 import sys
@@ -87,9 +88,9 @@ def cmd_canonicalize(args: argparse.Namespace) -> int:
 
 
 def cmd_schema(args: argparse.Namespace) -> int:
-    from omnimessage_codegen import schema_path
+    from .schema_file import schema_text
 
-    sys.stdout.write(schema_path().read_text(encoding="utf-8"))
+    sys.stdout.write(schema_text())
     return EXIT_OK
 
 
@@ -103,11 +104,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="omnimessage", description="OmniMessage toolkit: codec, bindings, checks.")
-    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-
-    c = sub.add_parser("canonicalize", help="re-encode JSON Lines canonically (strict)")
+def add_canonicalize_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    c = sub.add_parser("canonicalize", help=COMMANDS["canonicalize"][1])
     c.add_argument("files", nargs="*", metavar="FILE", help="input files (default: stdin; '-' is stdin)")
     c.add_argument(
         "--in-place", action="store_true", help="replace each file atomically (kept as is if any line is invalid)"
@@ -123,21 +121,63 @@ def build_parser() -> argparse.ArgumentParser:
     )
     c.set_defaults(func=cmd_canonicalize)
 
-    s = sub.add_parser("schema", help="print the canonical JSON Schema")
+
+def add_schema_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    s = sub.add_parser("schema", help=COMMANDS["schema"][1])
     s.set_defaults(func=cmd_schema)
 
-    g = sub.add_parser("generate", help="generate bindings or docs from the schema")
-    g.add_argument("--target", required=True, help="python | markdown")
+
+def add_generate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    g = sub.add_parser("generate", help=COMMANDS["generate"][1])
+    from omnimessage_codegen.targets import TARGETS
+
+    g.add_argument(
+        "--target",
+        required=True,
+        help="; ".join(f"{t.name}: {t.summary}" for t in TARGETS.values()).replace("%", "%%"),
+    )
     g.add_argument("--out", required=True, metavar="DIR", help="output directory")
     g.set_defaults(func=cmd_generate)
 
-    from .conformance.command import add_parser as add_conformance_parser  # the conformance runner (issue 4)
 
-    add_conformance_parser(sub)
+COMMANDS: dict[str, tuple[str, str]] = {
+    # name: (the module whose `add_parser(sub)` registers it, the one-line help `omnimessage --help` lists)
+    "canonicalize": ("omnimessage.cli:add_canonicalize_parser", "re-encode JSON Lines canonically (strict)"),
+    "schema": ("omnimessage.cli:add_schema_parser", "print the canonical JSON Schema"),
+    "generate": ("omnimessage.cli:add_generate_parser", "generate bindings or docs from the schema"),
+    "conformance": (
+        "omnimessage.conformance.command:add_parser",  # the conformance runner (issue 4)
+        "run the conformance suite against an implementation",
+    ),
+    "validate": (
+        "omnimessage.validate.command:add_parser",  # the protocol validator (issue 5)
+        "check traces and streams against the protocol rules",
+    ),
+}
+"""Every subcommand. Only the chosen one's module is imported: `omnimessage canonicalize` loads the
+codec, never the validator, the conformance runner or the generator."""
 
-    from .validate.command import add_parser as add_validate_parser  # the protocol validator (issue 5)
 
-    add_validate_parser(sub)
+def _chosen(argv: Sequence[str]) -> str | None:
+    """The subcommand named on the command line (the top level has no option that takes a value)."""
+    for arg in argv:
+        if arg == "--":
+            continue
+        if not arg.startswith("-"):
+            return arg
+    return None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser, with the full definition of `command` only (the others are listed by name and help)."""
+    p = argparse.ArgumentParser(prog="omnimessage", description="OmniMessage toolkit: codec, bindings, checks.")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, (target, help_text) in COMMANDS.items():
+        if name == command:
+            module, _, function = target.partition(":")
+            getattr(importlib.import_module(module), function)(sub)
+        else:
+            sub.add_parser(name, help=help_text, add_help=False)
     return p
 
 
@@ -147,7 +187,8 @@ def _terminate(signum: int, frame: object) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _terminate)
-    parser = build_parser()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(_chosen(argv))
     args = parser.parse_args(argv)
     try:
         rc: int = args.func(args)

@@ -26,7 +26,6 @@ import pytest
 from omnimessage.conformance import load_suite
 from omnimessage.conformance.runner import FAILED, PASSED, run_cases
 
-ROOT = Path(__file__).resolve().parents[2]
 BAD = Path(__file__).resolve().parent / "bad_testees"
 SUITE = load_suite()
 BY_ID = SUITE.by_id()

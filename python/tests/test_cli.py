@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from test_verbatim import HEAD, TORTURE
 
-from samples import canonical_samples
+from omnimessage_dev.synth.samples import canonical_samples
 
 # (a line feed inside a verbatim value's whitespace cannot sit in a JSON Lines file: one message, one line)
 GOOD = list(canonical_samples()) + [

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from omnimessage.conformance import load_suite
 from omnimessage.conformance.runner import PASSED, XFAIL, load_expected_failures, run_cases
 
-ROOT = Path(__file__).resolve().parents[2]
 SUITE = load_suite()
 BASELINES = ROOT / "conformance" / "baselines"
 

@@ -10,8 +10,8 @@ import venv
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 NAIVE = ROOT / "conformance" / "baselines" / "naive-json"
 PYTHON_KNOWN = ROOT / "conformance" / "expected-failures" / "python.txt"
 

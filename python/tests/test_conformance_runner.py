@@ -12,6 +12,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from omnimessage.conformance import load_suite
 from omnimessage.conformance.runner import (
@@ -28,7 +29,6 @@ from omnimessage.conformance.runner import (
     select_cases,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
 SUITE = load_suite()
 BY_ID = SUITE.by_id()
 PYTHON = [sys.executable, "-m", "omnimessage.conformance.testee"]
@@ -326,13 +326,15 @@ def test_cli_impl_as_a_command_line_without_a_shell(tmp_path: Path) -> None:
     assert r.returncode == 0 and "1 passed, 0 failed" in r.stdout
 
 
-def test_cli_typescript_without_the_binding_says_so(tmp_path: Path) -> None:
+def test_cli_typescript_without_the_binding_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     suite = tmp_path / "conformance"
     suite.mkdir()
     for name in ("manifest.json", "cases"):
         (suite / name).symlink_to(ROOT / "conformance" / name)
+    monkeypatch.delenv("OMNIMESSAGE_TS_BIN", raising=False)  # and no `omnimessage-ts` on PATH
+    monkeypatch.setenv("PATH", str(Path(sys.executable).parent))
     r = _cli("--impl", "typescript", "--suite", str(suite))
-    assert r.returncode == 2 and "TypeScript binding is not in this checkout" in r.stderr
+    assert r.returncode == 2 and "TypeScript binding is not installed" in r.stderr
 
 
 def test_cli_update_expected_failures_writes_a_list_that_then_passes(tmp_path: Path) -> None:

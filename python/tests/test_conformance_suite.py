@@ -11,12 +11,12 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from conftest import ROOT
 
 from omnimessage.conformance import load_suite
 from omnimessage.conformance.coverage import SchemaWalker, case_facts, coverage, load_schema_doc, parse_json
 from omnimessage.conformance.suite import GROUPS, Case, SuiteError, suite_dir
 
-ROOT = Path(__file__).resolve().parents[2]
 SUITE = load_suite()
 SCHEMA = load_schema_doc()
 VALIDATOR = jsonschema.Draft202012Validator(SCHEMA)
@@ -37,7 +37,7 @@ def test_manifest_matches_its_schema() -> None:
         f"{e.json_path}: {e.message[:200]}" for e in jsonschema.Draft202012Validator(schema).iter_errors(manifest)
     ]
     assert not errors, errors[:10]
-    assert manifest["groups"]["protocol"]["home"] == "protocol/"
+    assert manifest["groups"]["protocol"]["home"] == "validator/"
 
 
 def test_committed_fixtures_are_what_the_generator_writes() -> None:

@@ -15,8 +15,8 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 CRASHES = ROOT / "fuzz" / "crashes"
 
 

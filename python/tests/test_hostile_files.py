@@ -40,8 +40,8 @@ from typing import Any
 
 import jsonschema
 import pytest
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 HOSTILE = ROOT / "conformance" / "hostile"
 CATALOGUE: dict[str, Any] = json.loads((HOSTILE / "catalogue.json").read_text(encoding="utf-8"))
 NODE = shutil.which("node")

@@ -21,16 +21,17 @@ import sys
 import time
 from pathlib import Path
 
-import omnimessage as om
-from omnimessage.validate.synth import trace_lines
+from conftest import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
+import omnimessage as om
+from omnimessage_dev.synth.sessions import trace_lines
+
 NODE = shutil.which("node")
 LINES = list(trace_lines(300_000, seed=3))
 
 WRITER = r"""
 import os, random, sys, time
-from omnimessage.validate.synth import trace_lines
+from omnimessage_dev.synth.sessions import trace_lines
 path, seed, torn_end = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "torn-end"
 rng = random.Random(seed)
 fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644) if path != "-" else 1

@@ -1,5 +1,6 @@
 """`pip install omnimessage` is enough: the wheel carries the runtime, the generator, the
-schema and the templates, and installs the `omnimessage` command."""
+schema and the conformance suite (package data of the runtime) and the templates, and installs the
+`omnimessage` command; development tooling (omnimessage_dev, bench/) stays out."""
 
 from __future__ import annotations
 
@@ -10,8 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
+from conftest import ROOT
 
 
 @pytest.fixture(scope="module")
@@ -35,7 +35,8 @@ def test_wheel_contents(wheel: Path) -> None:
         "omnimessage/__init__.py",
         "omnimessage/py.typed",
         "omnimessage/_generated/models.py",
-        "omnimessage_codegen/schema/omnimessage.schema.json",
+        "omnimessage/schema/omnimessage.schema.json",  # package data of the runtime
+        "omnimessage/conformance/suite/manifest.json",
         "omnimessage_codegen/templates/python/models.py.j2",
         "omnimessage_codegen/templates/markdown/protocol.md.j2",
     ]:
@@ -43,6 +44,11 @@ def test_wheel_contents(wheel: Path) -> None:
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "omnimessage = omnimessage.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
     assert not any("tests/" in n for n in names)
+    # development tooling stays out: the synthetic-message generator and the benchmarks
+    assert not any(n.startswith("omnimessage_dev/") or n.startswith("bench/") for n in names)
+    assert "omnimessage/validate/synth.py" not in names and "omnimessage/validate/bench.py" not in names
+    schema = zipfile.ZipFile(wheel).read("omnimessage/schema/omnimessage.schema.json")
+    assert schema == (ROOT / "schema" / "omnimessage.schema.json").read_bytes()  # the link's target, stored
 
 
 def test_installed_wheel_works_in_a_fresh_virtualenv(wheel: Path, tmp_path: Path) -> None:
@@ -55,6 +61,11 @@ def test_installed_wheel_works_in_a_fresh_virtualenv(wheel: Path, tmp_path: Path
     cli = env / "bin" / "omnimessage"
     out = subprocess.run([str(cli), "schema"], capture_output=True, text=True, cwd=tmp_path, check=True).stdout
     assert '"$id": "urn:omnimessage:schema:' in out
+    assert out == (ROOT / "schema" / "omnimessage.schema.json").read_text(encoding="utf-8")
+    # the suite is package data, found without a checkout (cwd is an empty folder)
+    r1 = subprocess.run([str(cli), "conformance", "--impl", "python", "--category", "roundtrip"],
+                        capture_output=True, text=True, cwd=tmp_path)
+    assert r1.returncode == 0 and " passed, 0 failed" in r1.stdout, r1.stdout + r1.stderr
     subprocess.run([str(cli), "generate", "--target", "python", "--out", str(tmp_path / "gen")], check=True,
                    capture_output=True, cwd=tmp_path)
     assert (tmp_path / "gen" / "models.py").read_text() == (ROOT / "python/omnimessage/_generated/models.py").read_text()

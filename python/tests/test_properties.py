@@ -13,8 +13,7 @@ from hypothesis import strategies as st
 import omnimessage as om
 from omnimessage import codec
 from omnimessage_codegen.model import AnyOf, ArrayOf, Const, EnumRef, Prim, StructRef, TypeRef, UnionRef, Verbatim
-
-from samples import MODEL, TS, canonical_samples, envelope_of, payload_structs
+from omnimessage_dev.synth.samples import MODEL, TS, canonical_samples, envelope_of, payload_structs
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=40)

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+from conftest import ROOT
 
 import omnimessage as om
 from omnimessage_codegen import schema_path
-
-from samples import canonical_samples
+from omnimessage_dev.synth.samples import canonical_samples
 
 T = b'"timestamp":"2026-07-18T03:10:22.531Z"'
 TEXT = b"{" + T + b',"type":"model_msg","payload":{"type":"text","role":"user","text":"hi"}}'
@@ -306,7 +306,7 @@ def test_schema_refuses_every_schema_level_case(case: str, line: bytes, category
     assert not VALIDATOR.is_valid(json.loads(line))
 
 
-FUZZ_CRASHES = sorted((Path(__file__).resolve().parents[2] / "fuzz" / "crashes").glob("*"))
+FUZZ_CRASHES = sorted((ROOT / "fuzz" / "crashes").glob("*"))
 
 
 @pytest.mark.parametrize("path", FUZZ_CRASHES, ids=[p.name for p in FUZZ_CRASHES])

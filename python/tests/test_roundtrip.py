@@ -8,8 +8,7 @@ import pytest
 
 import omnimessage as om
 from omnimessage import codec
-
-from samples import MODEL, TS, canonical_samples, dumps, message, sample_struct
+from omnimessage_dev.synth.samples import MODEL, TS, canonical_samples, dumps, message, sample_struct
 
 SAMPLES = list(canonical_samples())
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import io
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -17,9 +17,8 @@ from omnimessage.validate import RULES, Finding, Validator
 from omnimessage.validate import engine as engine_mod
 from omnimessage.validate.docs import render
 from omnimessage.validate.rules import CATEGORY_RULES, GROUPS, select_rules
-from omnimessage.validate.synth import stream_lines, trace_lines
+from omnimessage_dev.synth.sessions import stream_lines, trace_lines
 
-REPO = Path(__file__).resolve().parents[2]
 TS = "2026-07-18T03:10:22.531Z"
 
 
@@ -75,7 +74,7 @@ def test_synthetic_trace_and_stream_are_clean() -> None:
 
 
 def test_example_trace_is_clean() -> None:
-    path = REPO / "examples" / "trace.jsonl"
+    path = ROOT / "examples" / "trace.jsonl"
     if not path.exists():
         pytest.skip("no bundled example trace")
     v = Validator("trace", source=str(path))
@@ -390,7 +389,7 @@ def test_registry_is_complete_and_well_formed() -> None:
 
 
 def test_rules_md_is_fresh() -> None:
-    path = REPO / "docs" / "rules.md"
+    path = ROOT / "docs" / "rules.md"
     assert path.read_text(encoding="utf-8") == render(), (
         "docs/rules.md is stale: run `.venv/bin/python -m omnimessage.validate.docs > docs/rules.md`"
     )

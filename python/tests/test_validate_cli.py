@@ -14,13 +14,13 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from conftest import ROOT
 
 from omnimessage.cli import main as cli_main
 from omnimessage.validate.output import Progress
-from omnimessage.validate.synth import stream_lines, trace_lines
+from omnimessage_dev.synth.sessions import stream_lines, trace_lines
 
-REPO = Path(__file__).resolve().parents[2]
-FIX = REPO / "conformance" / "protocol"
+FIX = ROOT / "conformance" / "validator"
 OMNI = [sys.executable, "-m", "omnimessage"]
 BAD = FIX / "OM305" / "fail-dropped-fragment.jsonl"  # stream profile: one OM305 error on line 7
 WARN = FIX / "OM420" / "fail-request-open.jsonl"  # trace: one OM420 warning on line 4
@@ -292,7 +292,7 @@ def test_stream_file_clean_with_all_formats(capsys: pytest.CaptureFixture[str], 
 
 
 def test_bench_smoke(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    from omnimessage.validate.bench import main as bench_main
+    from omnimessage_dev.validator_bench import main as bench_main
 
     assert bench_main(["--quick", "--json", str(tmp_path / "b.json")]) == 0
     out = capsys.readouterr().out

@@ -1,4 +1,4 @@
-"""The protocol fixtures (conformance/protocol/<rule>/): each is validated through the command line and
+"""The protocol fixtures (conformance/validator/<rule>/): each is validated through the command line and
 must produce exactly the findings its `.expect.json` lists; every rule has passing and failing ones."""
 
 from __future__ import annotations
@@ -9,11 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import ROOT as CHECKOUT
 
 from omnimessage.validate.command import main
 from omnimessage.validate.rules import RULES
 
-ROOT = Path(__file__).resolve().parents[2] / "conformance" / "protocol"
+ROOT = CHECKOUT / "conformance" / "validator"
 EXPECTS = sorted(ROOT.glob("OM*/*.expect.json"))
 
 

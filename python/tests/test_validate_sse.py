@@ -15,7 +15,7 @@ import pytest
 from omnimessage.validate import Finding, Validator
 from omnimessage.validate.command import main
 from omnimessage.validate.sse import SseResult, iter_events, iter_lines_bytes, validate_sse
-from omnimessage.validate.synth import stream_lines
+from omnimessage_dev.synth.sessions import stream_lines
 
 
 def events(data: bytes, chunk: int = 7) -> tuple[list[tuple[str, bytes, int, bytes | None]], SseResult]:

@@ -1,6 +1,10 @@
 #!/usr/bin/env node
 // Throughput of the TypeScript codec on a JSON Lines file, side by side in one run:
-//   node bench/bench.mjs TRACE.jsonl [--rounds N] [--json OUT.json]
+//   node bench/bench.mjs [TRACE.jsonl] [--mb 110] [--seed 1] [--rounds N] [--json OUT.json]
+// Without TRACE, the corpus is the benchmark trace of the repository's one synthetic-message
+// generator (dev/omnimessage_dev/synth, the `trace` corpus of `make bench`), written at bench time
+// by `python -m omnimessage_dev.synth bench-trace` into bench/corpora/ (kept for the next run);
+// $PYTHON names the interpreter (default: the checkout's .venv/bin/python, else python3).
 // Contenders: JSON.parse alone (the floor), JSON.parse + ajv (the canonical schema, 2020-12,
 // strict), JSON.parse + JSON.stringify, our decode (strict, verbatim values kept), and our
 // decode + encode (the round trip; an unchanged decoded message encodes to its retained text),
@@ -9,21 +13,34 @@
 // each figure is the median of the rounds, in MB/s of input (10^6 bytes), with its ratio to
 // JSON.parse. Lines are handed over as JS strings, each decoded from its own bytes as a reader
 // would, since that is what JSON.parse takes.
-import { readFileSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { performance } from "node:perf_hooks";
 import { compileSchema } from "../test/support/ajv.mjs";
 import { decode, encode, DecodeError } from "../dist/index.js";
 
 
 const args = process.argv.slice(2);
-const file = args.find((a) => !a.startsWith("--") && !/^\d+$/.test(a));
 const opt = (name, dflt) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : dflt;
 };
-if (!file) {
-  process.stderr.write("usage: node bench/bench.mjs TRACE.jsonl [--rounds N] [--json OUT.json]\n");
-  process.exit(2);
+const VALUED = new Set(["--rounds", "--json", "--mb", "--seed"]);
+const file = args.find((a, i) => !a.startsWith("--") && !VALUED.has(args[i - 1])) ?? generatedCorpus();
+
+function generatedCorpus() {
+  const mb = Number(opt("--mb", "110"));
+  const seed = Number(opt("--seed", "1"));
+  const dir = fileURLToPath(new URL("../../bench/corpora/", import.meta.url));
+  const out = `${dir}ts-bench-trace-v2-${mb}MB-seed${seed}.jsonl`; // v2: omnimessage_dev.synth.corpora.VERSION
+  if (!existsSync(out)) {
+    const venv = fileURLToPath(new URL("../../.venv/bin/python", import.meta.url));
+    const python = process.env.PYTHON ?? (existsSync(venv) ? venv : "python3");
+    mkdirSync(dir, { recursive: true });
+    execFileSync(python, ["-m", "omnimessage_dev.synth", "bench-trace", out, "--bytes", String(mb * 1e6), "--seed", String(seed)], { stdio: "inherit" });
+  }
+  return out;
 }
 const rounds = Math.max(5, Number(opt("--rounds", "7")));
 

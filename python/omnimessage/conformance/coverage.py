@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..schema_file import schema_path
 from .suite import Case, Suite
 
 __all__ = ["Coverage", "SchemaWalker", "coverage", "format_coverage", "load_schema_doc", "parse_json"]
@@ -25,8 +26,6 @@ MIN_CASES_PER_CATEGORY = 2
 def load_schema_doc(path: Path | None = None) -> dict[str, Any]:
     """The canonical JSON Schema as a dict."""
     if path is None:
-        from omnimessage_codegen import schema_path
-
         path = schema_path()
     doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return doc

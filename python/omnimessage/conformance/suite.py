@@ -35,10 +35,10 @@ SUITE_VERSION = "1.2.0"
 """The version of the case set this code reads (`suite_version` in the manifest)."""
 
 PROTOCOL_VERSION = 1
-"""The version of the testee protocol (`conformance/PROTOCOL.md`)."""
+"""The version of the testee protocol (`conformance/TESTEE-PROTOCOL.md`)."""
 
 GROUPS: tuple[str, ...] = ("roundtrip", "verbatim", "canonicalization", "rejection", "lenient")
-"""The codec groups, in report order. (`protocol`, the validator group, lives in `protocol/`.)"""
+"""The codec groups, in report order. (`protocol`, the validator group, lives in `validator/`.)"""
 
 EXPECTATIONS: tuple[str, ...] = ("identical", "canonical", "reject")
 
@@ -111,11 +111,9 @@ class Suite:
 
 
 def suite_dir() -> Path:
-    """The `conformance/` folder: the copy inside an installed wheel, else the checkout's."""
-    bundled = resources.files("omnimessage.conformance").joinpath("suite", "manifest.json")
-    if bundled.is_file():
-        return Path(str(bundled)).parent
-    return Path(__file__).resolve().parents[3] / "conformance"
+    """The conformance suite: package data, `omnimessage/conformance/suite/` (the wheel copies the
+    repository's `conformance/` there; in the checkout that folder is a symbolic link to it)."""
+    return Path(str(resources.files("omnimessage.conformance").joinpath("suite"))).resolve()
 
 
 class _Files:

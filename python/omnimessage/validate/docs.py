@@ -24,7 +24,7 @@ are never reused. Errors fail validation (exit status 1), warnings do not.
 Profiles: `trace` is a stored trace file (or a trace root of rotated files); `stream` is the SDK
 boundary or the SSE stream (`--sse`, `--sse-url`), which also carries `partial_*` fragments and
 messages forwarded from subagents (`origin`). Each rule has passing and failing fixtures under
-[`conformance/protocol/<id>/`](../conformance/protocol/README.md).
+[`conformance/validator/<id>/`](../conformance/validator/README.md).
 
 Options that change findings: `--legacy` accepts the retired spellings of older traces as
 warnings (OM75x instead of OM111/OM112/OM113 errors); `--lenient` reads a newer producer's
@@ -55,7 +55,7 @@ def render() -> str:
             out.append(
                 f'\n<a id="{r.id.lower()}"></a>\n### {r.id} `{r.name}`\n\n'
                 f"**{r.severity}** · profiles: {_profiles(r.profiles)} · "
-                f"fixtures: [`conformance/protocol/{r.id}/`](../conformance/protocol/{r.id}/)\n\n"
+                f"fixtures: [`conformance/validator/{r.id}/`](../conformance/validator/{r.id}/)\n\n"
                 f"{r.explanation}\n\n**Fix:** {r.hint}\n"
             )
     return "".join(out)

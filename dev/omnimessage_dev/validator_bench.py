@@ -1,4 +1,4 @@
-"""Validator benchmark: `python -m omnimessage.validate.bench [--quick]`.
+"""Validator benchmark: `python -m omnimessage_dev.validator_bench [--quick]`.
 
 Measures, on synthetic inputs generated deterministically into a scratch directory (never
 committed):
@@ -29,10 +29,11 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..codec import decode
-from ..reader import iter_lines, iter_messages
-from .inputs import FileUnit, Options, run_unit
-from .synth import stream_lines, trace_lines
+from omnimessage import decode
+from omnimessage.reader import iter_lines, iter_messages
+from omnimessage.validate.inputs import FileUnit, Options, run_unit
+
+from .synth.sessions import stream_lines, trace_lines
 
 MB = 1_000_000
 
@@ -131,7 +132,7 @@ def _cli(args: list[str]) -> tuple[float, float, int]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m omnimessage.validate.bench", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m omnimessage_dev.validator_bench", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--trace-mb", type=int, default=110)
     ap.add_argument("--stream-mb", type=int, default=25)

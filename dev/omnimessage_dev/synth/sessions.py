@@ -1,23 +1,32 @@
-"""Deterministic synthetic traces and streams that follow every rule (for benchmarks and tests).
+"""Deterministic synthetic traces and streams that follow every rule: the one session generator.
 
 Sessions look like an agent at work: a `session_meta`, MCP connect, `tool_list_ready`, then turns
 of user text, model requests (thinking with `fidelity`, text, tool calls), token usage, approvals
 and tool outputs (some with images). The stream variant streams every assistant message and tool
 output as `start` / `delta` / `stop` fragments followed by the complete message, and forwards a
 subagent child session with `origin`.
+
+Two flavours of the same sessions: the plain one (the tests' and the validator bench's inputs) and
+`rich=True`, the benchmark corpora (`make bench`, the TypeScript bench): bigger system prompts and
+tool lists with JSON Schema parameters, provider signatures and encrypted reasoning as `fidelity`
+blobs, tool outputs of code listings and logs up to 30 kB, base64 images of 20-150 kB, compaction
+pairs. `small_lines` is the third corpus: many small messages (per-message overhead).
 """
 
 from __future__ import annotations
 
+import base64
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Final
 
 import msgspec
 
-from .._generated.models import (
+from omnimessage import (
     UNSET,
     ApprovalDecisionPayload,
+    CompactionBeginPayload,
+    CompactionEndPayload,
     EventMessage,
     McpConnectBeginPayload,
     McpConnectEndPayload,
@@ -41,10 +50,10 @@ from .._generated.models import (
     ToolCallPayload,
     ToolDefinition,
     ToolListReadyPayload,
+    encode,
 )
-from ..codec import encode
 
-__all__ = ["SyntheticSession", "stream_lines", "trace_lines"]
+__all__ = ["SyntheticSession", "small_lines", "stream_lines", "trace_lines"]
 
 _WORDS: Final = (
     "the of and to in is for that with on as it be by this are from at or an was file function return value "
@@ -52,7 +61,20 @@ _WORDS: Final = (
     "compaction agent protocol python json schema field string number object array list dict main build run "
     "\"quoted\" path/to/file.py {brace} [bracket] naïve café 数据 流式 ✓ tab\there newline\nhere"
 ).split(" ")
+_RICH_WORDS: Final = (  # the rich flavour's: more escapes (quotes, backslashes, tabs) and astral characters
+    "the of and to in is for on with as by at from that this file line error value function return import "
+    "class def const let async await type string number object array null true false self résumé naïve "
+    '中文 日本語 😀 ✓ → «quoted» "dq" back\\slash tab\t'
+).split(" ")
 _TOOLS: Final = ("read_file", "write_file", "run_shell", "search", "list_dir", "edit", "fetch", "grep")
+_CODE: Final = (
+    'def handler(event):\n    return {"status": 200, "body": json.dumps(event)}\n',
+    "for (let i = 0; i < n; i++) {\n  total += values[i] * 2;\n}\n",
+    "Traceback (most recent call last):\n  File \"main.py\", line 3, in <module>\nKeyError: 'x'\n",
+    "drwxr-xr-x  5 ada ada 4096 Jul 18 03:10 src\n-rw-r--r--  1 ada ada  812 Jul 18 03:10 README.md\n",
+    "src/app/main.ts:41:7 - error TS2345: Argument of type 'string' is not assignable to 'number'.\n",
+    "2026-07-18T03:10:22.531Z INFO [server] listening on 127.0.0.1:8080 (pid 4242, 8 workers)\n",
+)
 _PNG: Final = (
     "data:image/png;base64,"
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
@@ -62,16 +84,21 @@ _PNG: Final = (
 class SyntheticSession:
     """Generates the lines of one session, deterministically from `seed`."""
 
-    def __init__(self, seed: int, *, session_id: str | None = None, stream: bool = False) -> None:
+    def __init__(self, seed: int, *, session_id: str | None = None, stream: bool = False, rich: bool = False) -> None:
         self.rng = random.Random(seed)
         rng = self.rng
         self.stream = stream
+        self.rich = rich
         self.session_id = session_id or f"session-2026-07-18-03-10-22-{rng.getrandbits(32):08x}"
-        corpus = [rng.choice(_WORDS) for _ in range(200_000)]
+        words = _RICH_WORDS if rich else _WORDS
+        corpus = [rng.choice(words) for _ in range(200_000)]
         self.corpus = " ".join(corpus)
         self.ms = 1_784_344_222_000 + rng.randrange(1000)
         self.calls = 0
         self.usage_total = 0
+        self.turns = 0
+        # the rich flavour's blobs come from their own generator: the plain flavour's draws stay as they are
+        self.b64 = base64.b64encode(random.Random(seed + 1).randbytes(600_000)).decode() if rich else ""
 
     # -- helpers -----------------------------------------------------------------------
     def ts(self) -> str:
@@ -95,7 +122,25 @@ class SyntheticSession:
     def event(self, payload: object, origin: list[str] | None = None) -> bytes:
         return encode(EventMessage(timestamp=self.ts(), payload=payload, origin=UNSET if origin is None else origin))  # type: ignore[arg-type]
 
-    def fragments(self, s: str) -> list[str]:
+    def blob(self, lo: int, hi: int) -> str:
+        """Base64 text of `lo`..`hi` characters (rich flavour): signatures, encrypted reasoning, images."""
+        n = self.rng.randrange(lo, hi)
+        start = self.rng.randrange(0, len(self.b64) - n)
+        return self.b64[start : start + n]
+
+    def listing(self, lo: int, hi: int) -> str:
+        """A tool output of code, logs and prose (rich flavour)."""
+        parts = []
+        size = self.rng.randrange(lo, hi)
+        while size > 0:
+            chunk = self.rng.choice(_CODE) if self.rng.random() < 0.6 else self.text(40, 400) + "\n"
+            parts.append(chunk)
+            size -= len(chunk)
+        return "".join(parts)
+
+    def fragments(self, s: str, size: int | None = None) -> list[str]:
+        if size is not None:  # fixed-size pieces, as a producer flushes a buffered tool output
+            return [s[i : i + size] for i in range(0, len(s), size)]
         out = []
         i = 0
         while i < len(s):
@@ -111,7 +156,7 @@ class SyntheticSession:
             provider="anthropic",
             model_id="claude-sonnet-4",
             model_context_window=200000,
-            system_prompt=self.text(2000, 6000),
+            system_prompt=self.text(4000, 12000) if self.rich else self.text(2000, 6000),
             agent_state="/home/agent/.agent/state",
             workspace="/home/agent/work",
             source="user" if origin is None else "subagent",
@@ -130,6 +175,19 @@ class SyntheticSession:
                                parameters=Raw(b'{"type":"object","properties":{"path":{"type":"string"}}}'))
                 for n in _TOOLS
             ]
+            if self.rich:  # more tools, with the JSON Schema parameters real tools carry
+                tools += [
+                    ToolDefinition(
+                        name=f"tool_{k}", description=self.text(40, 200),
+                        parameters=Raw(msgspec.json.encode({
+                            "type": "object",
+                            "properties": {"path": {"type": "string", "description": self.text(10, 60)},
+                                           "limit": {"type": "integer", "minimum": 1, "default": 100}},
+                            "required": ["path"],
+                        })),
+                    )
+                    for k in range(self.rng.randrange(0, 16))
+                ]
             yield self.event(ToolListReadyPayload(tools=tools))
 
     def streamed(self, partial: type, complete: object, field: str, origin: list[str] | None = None,
@@ -161,7 +219,7 @@ class SyntheticSession:
         tid = out.tool_call_id
         yield self.model(PartialToolCallOutputPayload(role="user", event_type="start", output="", tool_call_id=tid),
                          origin)
-        frags = self.fragments(out.output)
+        frags = self.fragments(out.output, 1024 if self.rich else None)
         for i, frag in enumerate(frags):
             images = out.images if i == 0 else UNSET
             yield self.model(PartialToolCallOutputPayload(role="user", event_type="delta", output=frag, images=images,
@@ -179,9 +237,10 @@ class SyntheticSession:
         for _ in range(rng.randrange(1, 4)):
             yield self.event(RequestBeginPayload(), origin)
             if rng.random() < 0.6:
+                signature = (f'{{"signature":"{self.blob(200, 1400)}"}}'.encode() if self.rich
+                             else b'{"signature":"EqQBCkYIBxgCKkBv7Q=="}')
                 yield from self.assistant(ThinkingPayload(role="assistant", thinking=self.text(100, 2500),
-                                                          stop_reason="completed",
-                                                          fidelity=Raw(b'{"signature":"EqQBCkYIBxgCKkBv7Q=="}')),
+                                                          stop_reason="completed", fidelity=Raw(signature)),
                                           origin)
             calls = []
             if rng.random() < 0.65:
@@ -194,8 +253,11 @@ class SyntheticSession:
                     calls.append(call)
                     yield from self.assistant(call, origin)
             else:
-                yield from self.assistant(TextPayload(role="assistant", text=self.text(50, 3000),
-                                                      stop_reason="completed"), origin)
+                text = self.text(50, 3000)
+                final = (Raw(f'{{"phase":"final_answer","encrypted_content":"{self.blob(2000, 10_000)}"}}'.encode())
+                         if self.rich else UNSET)
+                yield from self.assistant(TextPayload(role="assistant", text=text, stop_reason="completed",
+                                                      fidelity=final), origin)
             req = rng.randrange(100, 5000)
             self.usage_total += req
             counts = TokenCounts(cache_read=req // 2, cache_write=req // 4, output=req // 8, total=req)
@@ -205,14 +267,40 @@ class SyntheticSession:
             yield self.event(RequestEndPayload(status="completed", attempt=1), origin)
             for call in calls:
                 yield self.event(ApprovalDecisionPayload(decision="allow", tool_call_id=call.tool_call_id), origin)
-                images = [_PNG] if rng.random() < 0.05 else UNSET
+                images: list[str] | msgspec.UnsetType
+                if self.rich and self.stream:  # a live stream: shorter outputs, no inline images
+                    output = self.listing(200, 8000)
+                    images = UNSET
+                elif self.rich:
+                    output = self.listing(500, 30_000)
+                    images = ([f"data:image/png;base64,{self.blob(20_000, 150_000)}"] if rng.random() < 0.08
+                              else UNSET)
+                else:
+                    images = [_PNG] if rng.random() < 0.05 else UNSET
+                    output = self.text(200, 8000)
                 yield from self.tool_output(
-                    ToolCallOutputPayload(role="user", output=self.text(200, 8000), images=images,
+                    ToolCallOutputPayload(role="user", output=output, images=images,
                                           tool_call_id=call.tool_call_id, stop_reason="completed"),
                     origin,
                 )
             if not calls:
                 break
+        self.turns += 1
+        if self.rich and rng.random() < 0.03:
+            yield from self.compaction(origin)
+
+    def compaction(self, origin: list[str] | None = None) -> Iterator[bytes]:
+        """The context compacted: a summarising request between `compaction_begin` and `_end`."""
+        yield self.event(CompactionBeginPayload(reason="context", mode="summarize", context=180_000,
+                                                turns=self.turns), origin)
+        yield self.event(RequestBeginPayload(), origin)
+        yield from self.assistant(TextPayload(role="assistant", text=self.text(500, 3000), stop_reason="completed"),
+                                  origin)
+        counts = TokenCounts(cache_read=0, cache_write=0, output=0, total=0)
+        yield self.event(TokenUsagePayload(session=counts, request=counts), origin)
+        yield self.event(RequestEndPayload(status="completed", attempt=1), origin)
+        yield self.event(CompactionEndPayload(reason="context", mode="summarize", status="completed", attempt=1),
+                         origin)
 
     def child(self, parent_origin: list[str] | None = None) -> Iterator[bytes]:
         """A subagent child, forwarded on the stream with `origin` (streams only)."""
@@ -223,9 +311,10 @@ class SyntheticSession:
         yield from self.turn(origin)
 
 
-def trace_lines(target_bytes: int, seed: int = 1, *, session_id: str | None = None) -> Iterator[bytes]:
+def trace_lines(target_bytes: int, seed: int = 1, *, session_id: str | None = None,
+                rich: bool = False) -> Iterator[bytes]:
     """Lines (with LF) of one valid trace file of about `target_bytes`."""
-    s = SyntheticSession(seed, session_id=session_id)
+    s = SyntheticSession(seed, session_id=session_id, rich=rich)
     size = 0
     for line in s.opening():
         size += len(line) + 1
@@ -236,9 +325,9 @@ def trace_lines(target_bytes: int, seed: int = 1, *, session_id: str | None = No
             yield line + b"\n"
 
 
-def stream_lines(target_bytes: int, seed: int = 1) -> Iterator[bytes]:
+def stream_lines(target_bytes: int, seed: int = 1, *, rich: bool = False) -> Iterator[bytes]:
     """Lines (with LF) of one valid SDK stream of about `target_bytes` (partials, subagents)."""
-    s = SyntheticSession(seed, stream=True)
+    s = SyntheticSession(seed, stream=True, rich=rich)
     size = 0
     for line in s.opening():
         size += len(line) + 1
@@ -250,6 +339,28 @@ def stream_lines(target_bytes: int, seed: int = 1) -> Iterator[bytes]:
         for line in gen:
             size += len(line) + 1
             yield line + b"\n"
+
+
+def small_lines(target_bytes: int, seed: int = 3) -> Iterator[bytes]:
+    """Lines (with LF) of many small messages (events, short texts, fragments): per-message overhead.
+    Each line is valid on its own; as a sequence they follow no protocol rule."""
+    s = SyntheticSession(seed)
+    rng = s.rng
+    makers: list[Callable[[], bytes]] = [
+        lambda: s.event(RequestBeginPayload()),
+        lambda: s.event(RequestEndPayload(status="completed")),
+        lambda: s.event(ApprovalDecisionPayload(decision="allow", tool_call_id=f"toolu_{rng.getrandbits(20)}")),
+        lambda: s.model(TextPayload(role="user", text=s.text(5, 60))),
+        lambda: s.model(PartialTextPayload(role="assistant", event_type="delta", text=s.text(1, 12))),
+        lambda: s.event(TokenUsagePayload(session=TokenCounts(cache_read=0, cache_write=0, output=0,
+                                                              total=rng.randrange(0, 10**6)),
+                                          request=TokenCounts(cache_read=0, cache_write=0, output=0, total=0))),
+    ]
+    size = 0
+    while size < target_bytes:
+        line = rng.choice(makers)() + b"\n"
+        size += len(line)
+        yield line
 
 
 def _civil(days: int) -> tuple[int, int, int]:
