@@ -61,7 +61,7 @@ lint: setup
 	$(BIN)/mypy
 
 test: setup check-generated lint ts-test
-	$(BIN)/pytest
+	OMNIMESSAGE_REQUIRE_TOOLS=1 $(BIN)/pytest
 	@$(MAKE) --no-print-directory fuzz-short
 	@$(MAKE) --no-print-directory bench-quick
 
@@ -78,7 +78,7 @@ bench: setup
 
 # One-minute smoke run of the same harness, so it never rots (its numbers mean nothing).
 bench-quick: setup
-	@$(BIN)/python -m bench.run --quick > .bench-quick.log 2>&1 || { cat .bench-quick.log; exit 1; }
+	@$(BIN)/python -m bench.run --quick --require-all > .bench-quick.log 2>&1 || { cat .bench-quick.log; exit 1; }
 	@n=$$(grep -c 'MB/s' .bench-quick.log || true); \
 	  test "$$n" -gt 0 || { cat .bench-quick.log; echo "bench-quick: the harness measured nothing"; exit 1; }; \
 	  echo "bench-quick: the harness ran every task ($$n measurements)"

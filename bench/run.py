@@ -140,6 +140,11 @@ def ratio(results: list[dict[str, Any]], task: str, corpus_name: str, impl: str,
     return round(a["mb_per_s"] / b["mb_per_s"], 2)
 
 
+REQUIRED_PEERS = frozenset({"omnimessage-typescript", "pydantic-datamodel-codegen"})
+"""The optional peers (an extra, node and the TypeScript build): skipped with a note when absent, an error under
+`--require-all`. The other peers are plain imports of the bench extra and fail loudly without it."""
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument(
@@ -149,6 +154,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--scale", type=float, default=float(os.environ.get("BENCH_SCALE", "1")))
     p.add_argument("--tasks", default="decode_validate,roundtrip,validate_rules,memory,parallel")
     p.add_argument("--out", type=Path, default=ROOT / "bench")
+    p.add_argument(
+        "--require-all", action="store_true",
+        help="fail when a peer cannot run (a missing extra, node or the TypeScript build): the make test gate",
+    )
     args = p.parse_args(argv)
     scale = 0.02 if args.quick else args.scale
     rounds = args.rounds or (2 if args.quick else 5)
@@ -158,6 +167,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"corpora (scale {scale:g}) in {corpora_dir}", flush=True)
     corpora = corpus.ensure(corpora_dir, scale)
     impls = python_impls() + node_impls() + validate_impls()
+    missing = sorted(REQUIRED_PEERS - {i.name for i in impls})
+    if args.require_all and missing:
+        print(f"bench: {', '.join(missing)} cannot run here (see above); --require-all makes that an error")
+        return 2
     started = time.time()
     load_before = os.getloadavg()[0]
     results = measure(impls, corpora, rounds, tasks)

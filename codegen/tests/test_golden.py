@@ -41,6 +41,8 @@ def test_there_are_golden_schemas() -> None:
 @pytest.mark.parametrize("schema", SCHEMAS)
 def test_target_output_matches_golden(schema: str, target: str) -> None:
     if target == "pydantic" and not HAVE_DMCG:
+        if os.environ.get("OMNIMESSAGE_REQUIRE_TOOLS") == "1":  # make test: a gate never passes for want of its tool
+            pytest.fail("datamodel-code-generator is not installed")
         pytest.skip("datamodel-code-generator is not installed")
     rendered = TARGETS[target].render(load_schema(GOLDEN / schema / "schema.json"))
     folder = GOLDEN / schema / target

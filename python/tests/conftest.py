@@ -5,7 +5,10 @@ puts this folder on `sys.path` itself (rootdir-relative `prepend` import mode: n
 """
 
 import os
+import shutil
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 """The repository checkout (tests read its fixtures, examples and TypeScript build)."""
@@ -13,3 +16,21 @@ ROOT = Path(__file__).resolve().parents[2]
 # `--impl typescript` (and the conformance matrix) run the TypeScript binding's `omnimessage-ts` bin:
 # in this checkout, the development build of it.
 os.environ.setdefault("OMNIMESSAGE_TS_BIN", str(ROOT / "typescript" / "bin" / "omnimessage.mjs"))
+
+REQUIRE_TOOLS = os.environ.get("OMNIMESSAGE_REQUIRE_TOOLS") == "1"
+"""Set by `make test` (and so CI): a test whose tool is missing runs anyway, and fails."""
+
+
+def needs(tool: str) -> pytest.MarkDecorator:
+    """Skip a test whose command-line tool (`node`) is not on PATH, except under
+    OMNIMESSAGE_REQUIRE_TOOLS=1, where it runs and fails: a gate never passes for want of its tool."""
+    return pytest.mark.skipif(shutil.which(tool) is None and not REQUIRE_TOOLS, reason=f"{tool} is not on PATH")
+
+
+def tool_path(tool: str) -> str | None:
+    """Where `tool` is, or None when a test may go on without it; under OMNIMESSAGE_REQUIRE_TOOLS=1 a
+    missing tool is an error."""
+    path = shutil.which(tool)
+    if path is None and REQUIRE_TOOLS:
+        raise RuntimeError(f"{tool} is not on PATH, and OMNIMESSAGE_REQUIRE_TOOLS=1 requires it")
+    return path

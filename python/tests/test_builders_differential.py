@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from conftest import ROOT
+from conftest import ROOT, needs
 
 import omnimessage as om
 from omnimessage._generated import models as m
@@ -44,7 +44,7 @@ NODE = shutil.which("node")
 SEED = 20260718
 N_CALLS = 3000
 
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not on PATH: the TypeScript binding cannot run here")
+pytestmark = needs("node")  # the TypeScript binding runs in node
 
 MODEL: Model = load_schema()
 BUILDER_OF = {b.struct: b for b in MODEL.builders}

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import math
-import shutil
 import subprocess
 
 import pytest
+from conftest import needs
 
 import omnimessage as om
 from omnimessage import codec
@@ -162,7 +162,7 @@ def test_es_number(value: float, spelling: str) -> None:
     assert es_number(value) == spelling
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@needs("node")
 def test_es_number_matches_node_on_random_doubles() -> None:
     import random
     import struct
@@ -184,7 +184,7 @@ def test_es_number_matches_node_on_random_doubles() -> None:
     assert out.split("\n")[:-1] == [es_number(v) for v in values]
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+@needs("node")
 def test_string_escaping_matches_json_stringify() -> None:
     import json
     import subprocess

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from conftest import ROOT
+from conftest import ROOT, needs
 
 from omnimessage.conformance import load_suite
 from omnimessage.conformance.coverage import SchemaWalker, case_facts, coverage, load_schema_doc, parse_json
@@ -152,7 +152,7 @@ def test_schema_refuses_every_non_lexical_rejection(case: Case) -> None:
 NODE = shutil.which("node")
 
 
-@pytest.mark.skipif(NODE is None, reason="needs node (the reference producer is JSON.stringify)")
+@needs("node")  # the reference producer is JSON.stringify
 def test_expected_bytes_are_json_stringify_output() -> None:
     r = subprocess.run(
         [str(NODE), str(ROOT / "conformance" / "tools" / "reference_producer.mjs")],
@@ -165,7 +165,7 @@ def test_expected_bytes_are_json_stringify_output() -> None:
     assert checked >= 600, r.stdout
 
 
-@pytest.mark.skipif(NODE is None, reason="needs node")
+@needs("node")
 def test_reference_check_has_teeth(tmp_path: Path) -> None:
     """A one-byte change to an expected line, outside and inside a verbatim value, is caught."""
     src = ROOT / "conformance"

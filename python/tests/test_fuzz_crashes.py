@@ -9,13 +9,12 @@ both bindings, which must agree (fuzz/differential.py). The fuzz targets import 
 from __future__ import annotations
 
 import importlib.util
-import shutil
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, needs
 
 CRASHES = ROOT / "fuzz" / "crashes"
 
@@ -52,7 +51,7 @@ def test_validate_fixture(path: Path) -> None:
     _load("fuzz_validate").test_one_input(data)
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
+@needs("node")
 def test_differential_fixtures_agree() -> None:
     diff = _load("differential")
     inputs = [p.read_bytes() for p in _files("differential")]

@@ -40,11 +40,11 @@ from typing import Any
 
 import jsonschema
 import pytest
-from conftest import ROOT
+from conftest import ROOT, tool_path
 
 HOSTILE = ROOT / "conformance" / "hostile"
 CATALOGUE: dict[str, Any] = json.loads((HOSTILE / "catalogue.json").read_text(encoding="utf-8"))
-NODE = shutil.which("node")
+NODE = tool_path("node")
 TS_DIR = ROOT / "typescript"
 FULL = os.environ.get("OMNIMESSAGE_HOSTILE") == "full"
 MIB = 1 << 20

@@ -14,19 +14,18 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import stat
 import subprocess
 import sys
 import time
 from pathlib import Path
 
-from conftest import ROOT
+from conftest import ROOT, tool_path
 
 import omnimessage as om
 from omnimessage_dev.synth.sessions import trace_lines
 
-NODE = shutil.which("node")
+NODE = tool_path("node")
 LINES = list(trace_lines(300_000, seed=3))
 
 WRITER = r"""

@@ -20,7 +20,7 @@ import sys
 from typing import Any
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, needs
 
 import omnimessage as om
 from omnimessage_dev.synth.defects import generate, split_surrogate_lines
@@ -32,7 +32,7 @@ NODE = shutil.which("node")
 SEED = 20260718
 N_MESSAGES = 10_000
 
-pytestmark = pytest.mark.skipif(NODE is None, reason="node is not on PATH: the TypeScript binding cannot run here")
+pytestmark = needs("node")  # the TypeScript binding runs in node
 
 Result = tuple[Any, ...]
 
