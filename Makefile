@@ -12,8 +12,16 @@ TS_STAMP := $(TS_DIR)/.setup-stamp
 # the installed code never looks for the checkout's typescript/ folder.
 export OMNIMESSAGE_TS_BIN ?= $(CURDIR)/$(TS_DIR)/bin/omnimessage.mjs
 
-# target:directory pairs of everything the generator writes (all committed).
+# Every generated file, by what writes it (all committed; `make generate` rewrites them all,
+# `make check-generated` fails when one is stale, missing, or left over):
+# - target:directory pairs of the code generator (`omnimessage generate`); in the OWNED directories every
+#   file is the generator's, so a file it no longer writes is reported too;
+# - the conformance fixture builders, each with `--check` (a temporary build compared with its folder);
+# - docs/rules.md, rendered from the validator's rule registry.
 GENERATED := python:python/omnimessage/_generated markdown:docs typescript:typescript/src/generated pydantic:conformance/baselines/pydantic
+OWNED     := python/omnimessage/_generated typescript/src/generated
+BUILDERS  := conformance/tools/generate.py conformance/validator/build.py conformance/producers/build.py
+RULES_DOC := docs/rules.md
 
 .PHONY: ts-test setup generate check-generated lint test test-hostile demo bench bench-quick fuzz fuzz-short fuzz-differential fuzz-ts clean
 
@@ -39,6 +47,8 @@ generate: setup
 	@for pair in $(GENERATED); do \
 	  $(BIN)/omnimessage generate --target $${pair%%:*} --out $${pair#*:} || exit 1; \
 	done
+	@for b in $(BUILDERS); do $(BIN)/python $$b; done
+	@$(BIN)/python -m omnimessage.validate.docs > $(RULES_DOC).tmp && mv $(RULES_DOC).tmp $(RULES_DOC)
 
 check-generated: setup
 	@tmp=$$(mktemp -d); rc=0; \
@@ -50,9 +60,17 @@ check-generated: setup
 	  for f in $$(cd $$tmp/$$t && find . -type f); do \
 	    diff -u "$$d/$$f" "$$tmp/$$t/$$f" || { echo "generated file $$d/$$f is stale: run 'make generate'"; rc=1; }; \
 	  done; \
-	done; rm -rf $$tmp; \
-	for b in conformance/validator/build.py conformance/producers/build.py; do \
-	  $(BIN)/python $$b --check || { echo "fixtures written by $$b are stale: run '$(BIN)/python $$b'"; rc=1; }; \
+	  case " $(OWNED) " in *" $$d "*) \
+	    for f in $$(cd $$d && git ls-files); do \
+	      test -f "$$tmp/$$t/$$f" || { echo "$$d/$$f is committed but no longer generated: remove it"; rc=1; }; \
+	    done;; \
+	  esac; \
+	done; \
+	$(BIN)/python -m omnimessage.validate.docs > $$tmp/rules.md && diff -u $(RULES_DOC) $$tmp/rules.md \
+	  || { echo "$(RULES_DOC) is stale: run 'make generate'"; rc=1; }; \
+	rm -rf $$tmp; \
+	for b in $(BUILDERS); do \
+	  $(BIN)/python $$b --check || { echo "files written by $$b are stale: run 'make generate'"; rc=1; }; \
 	done; \
 	if [ $$rc = 0 ]; then echo "generated code is fresh"; fi; exit $$rc
 
