@@ -6,7 +6,7 @@ and backslashes), origin chains, verbatim values written every odd way (whitespa
 duplicate keys, escapes, number spellings, nesting), non-canonical spellings of the rest, and
 defects of every rejection category (schema-level, lexical and byte-level, sometimes two at
 once). They must agree on every line: the same canonical bytes, or the same refusal (category,
-JSON pointer, byte offset and detail). Canonical outputs are fed back in, so the TypeScript
+JSON pointer and byte offset; the detail text is for people and not compared). Canonical outputs are fed back in, so the TypeScript
 fast path (canonical lines) is compared as much as its strict path.
 """
 
@@ -46,7 +46,7 @@ def python_result(data: bytes, lenient: bool) -> Result:
     try:
         msg = om.decode(data, lenient=lenient)
     except om.DecodeError as err:
-        return ("err", err.category, err.pointer, err.offset, err.detail)
+        return ("err", err.category, err.pointer, err.offset)  # the detail is for people, not compared
     return ("out", om.encode(msg), isinstance(msg, om.OpaqueMessage))
 
 
@@ -75,8 +75,8 @@ def typescript_results(lines: list[bytes], *modes: str) -> list[Result]:
         if "crash" in r:
             out.append(("crash", r["crash"]))
         elif "err" in r:
-            category, pointer, offset, detail = r["err"]
-            out.append(("err", category, pointer, offset, detail))
+            category, pointer, offset, _detail = r["err"]
+            out.append(("err", category, pointer, offset))
         else:
             out.append(("out", base64.b64decode(r["out"]), r["opaque"]))
     assert len(out) == len(lines), proc.stderr.decode(errors="replace")
@@ -176,7 +176,7 @@ def test_cli_canonicalize_agrees(corpus: list[bytes], flags: list[str]) -> None:
 
 
 def test_huge_keys_and_values_are_quoted_alike() -> None:
-    """Details quote at most 200 characters (code points: an astral character is one in both)."""
+    """Huge keys and values: the same refusals, and details quote at most 200 characters."""
     head = b'{"timestamp":"t","type":"event_msg","payload":'
     big = "é😀\U0001f600" + "k" * 300 + "😀" * 300
     lines = [
@@ -190,4 +190,7 @@ def test_huge_keys_and_values_are_quoted_alike() -> None:
     ]
     n, diffs = compare(lines, False)
     _fail_on(diffs, n)
-    assert all(len(str(python_result(x, False)[4])) < 300 for x in lines)
+    for x in lines:  # details are not compared, but stay short: a huge key never floods a report
+        with pytest.raises(om.DecodeError) as caught:
+            om.decode(x)
+        assert len(caught.value.detail) < 300
