@@ -5,15 +5,23 @@ decoder can (1) copy verbatim values as their exact source bytes, (2) refuse wha
 Schema cannot see (duplicate keys, lone surrogate escapes, number spelling) only outside
 verbatim values, and (3) name the byte offset of every error. Recursion is bounded by the
 schema's depth limit, and the scanner keeps its own stack (no recursion).
+
+Memory stays a small multiple of the line: an object at a place where some payload keeps a
+verbatim value (`SKIP_PATHS`) is checked but not built (one `RAW` node holding its span); the
+decoder expands it with `expand` if this payload does not keep a verbatim value there.
 """
 
 from __future__ import annotations
 
 import re
 
-from ._generated.models import MAX_DEPTH
+from ._generated.models import MAX_DEPTH, VERBATIM_LOCATIONS
 
-OBJ, ARR, STR, NUM, LIT = range(5)
+OBJ, ARR, STR, NUM, LIT, RAW = range(6)
+
+# Paths from the payload where some payload class keeps a verbatim value (`*`: any array item).
+SKIP_PATHS: frozenset[tuple[str, ...]] = frozenset(path for locs in VERBATIM_LOCATIONS.values() for path, _ in locs)
+_SKIP_LEVELS = range(2, 2 + max((len(p) for p in SKIP_PATHS), default=0))  # open containers above such a value
 
 _WS = re.compile(r"[ \t\n\r]*")
 # Possessive quantifiers: the classes never overlap what follows them, so giving back is never
@@ -35,8 +43,9 @@ class ScanError(Exception):
 
 class Node:
     """One JSON value. `value` is, by kind: OBJ a list of members (key, key_start, key_lone, node);
-    ARR a list of nodes; STR the unescaped string; NUM the source spelling; LIT True/False/None.
-    `lone` marks a string (STR) that escapes a lone surrogate."""
+    ARR a list of nodes; STR the unescaped string; NUM the source spelling; LIT True/False/None;
+    RAW (an object checked but not built) None, or (key, start) of its first member whose value
+    is not a string, number or boolean. `lone` marks a string (STR) that escapes a lone surrogate."""
 
     __slots__ = ("end", "kind", "lone", "start", "value")
 
@@ -112,6 +121,9 @@ def _string_error(text: str, i: int) -> ScanError:
 
 
 _CLOSE = {"{": "}", "[": "]"}
+# Stand-ins for the open containers inside a RAW value: checked, never built.
+_SKIP_OBJ = Node(OBJ, -1, -1, None)
+_SKIP_ARR = Node(ARR, -1, -1, None)
 
 
 class Scanner:
@@ -122,20 +134,29 @@ class Scanner:
 
     def document(self) -> Node:
         text = self.text
-        n = len(text)
         if text.startswith("\ufeff"):
             raise ScanError("invalid_json", "byte order mark (U+FEFF) before the message", 0)
         i = _WS.match(text, 0).end()  # type: ignore[union-attr]
-        if i == n:
+        if i == len(text):
             raise ScanError("invalid_json", "empty line: no JSON value", i)
+        return self.parse(i, 0, True)
+
+    def parse(self, i: int, above: int, document: bool) -> Node:
+        """The value at `i`, nested in `above` containers. A document (the whole text, whose
+        verbatim places are skipped) must be followed by nothing but whitespace."""
+        text = self.text
+        n = len(text)
         root: Node | None = None
         stack: list[Node] = []  # open containers
         keys: list[tuple[str, int, bool] | None] = []  # per open container: the key awaiting its value
+        names: list[str] = []  # per open container: its key, or "*" for an array item
+        raw: Node | None = None  # the RAW value being skipped, open at level `raw_level`
+        raw_level = 0
         expect_key = False
         while True:
             if expect_key:  # inside an object, at a key
                 if text[i : i + 1] != '"':
-                    if text[i : i + 1] == "}" and stack[-1].value:
+                    if text[i : i + 1] == "}":  # after a comma (an empty object closed when it opened)
                         raise ScanError("invalid_json", "trailing comma in object", i)
                     raise ScanError("invalid_json", "object key expected (a double-quoted string)", i)
                 key, i = self.string(i)
@@ -148,19 +169,54 @@ class Scanner:
             # a value at i
             c = text[i : i + 1]
             node: Node | None = None
-            if c == "{" or c == "[":
-                if len(stack) + 1 > MAX_DEPTH:
+            level = len(stack)
+            if raw is not None:  # inside a value being skipped: check, build nothing
+                if level == raw_level and raw.value is None:  # a member of the RAW object: a scalar?
+                    member = keys[-1]
+                    assert member is not None
+                    if c == "{" or c == "[" or text.startswith("null", i):
+                        raw.value = (member[0], i)
+                    keys[-1] = None
+                if c == "{" or c == "[":
+                    if above + level + 1 > MAX_DEPTH:
+                        raise ScanError("too_deep", f"nesting deeper than {MAX_DEPTH} levels", i)
+                    j = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
+                    if text[j : j + 1] == _CLOSE[c]:
+                        i = j + 1
+                    else:
+                        stack.append(_SKIP_OBJ if c == "{" else _SKIP_ARR)
+                        keys.append(None)
+                        i = j
+                        expect_key = c == "{"
+                        continue
+                else:
+                    i = self.scalar(i)[1]
+            elif c == "{" or c == "[":
+                if above + level + 1 > MAX_DEPTH:
                     raise ScanError("too_deep", f"nesting deeper than {MAX_DEPTH} levels", i)
-                container = Node(OBJ if c == "{" else ARR, i, -1, [])
+                name = "*" if level and stack[-1].kind == ARR else (keys[-1][0] if level else "")  # type: ignore[index]
+                if (
+                    c == "{"
+                    and document
+                    and level in _SKIP_LEVELS
+                    and names[1] == "payload"
+                    and (*names[2:], name) in SKIP_PATHS
+                ):
+                    container = Node(RAW, i, -1, None)
+                    raw, raw_level = container, level + 1
+                else:
+                    container = Node(OBJ if c == "{" else ARR, i, -1, [])
                 self.attach(container, stack, keys)
                 if root is None:
                     root = container
                 j = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
                 if text[j : j + 1] == _CLOSE[c]:
                     container.end = i = j + 1
+                    raw = None
                 else:
                     stack.append(container)
                     keys.append(None)
+                    names.append(name)
                     i = j
                     expect_key = c == "{"
                     continue
@@ -172,33 +228,38 @@ class Scanner:
             # after a value: close containers, or move to the next member/item
             while True:
                 if not stack:
+                    assert root is not None
+                    if not document:
+                        return root
                     i = _WS.match(text, i).end()  # type: ignore[union-attr]
                     if i != n:
                         raise ScanError("trailing_data", "data after the message object", i)
-                    assert root is not None
                     return root
                 i = _WS.match(text, i).end()  # type: ignore[union-attr]
                 c = text[i : i + 1]
                 top = stack[-1]
-                closing = "}" if top.kind == OBJ else "]"
+                in_object = top.kind != ARR  # OBJ, or a RAW object being skipped
+                closing = "}" if in_object else "]"
                 if c == ",":
                     i = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
-                    if top.kind == OBJ:
+                    if in_object:
                         expect_key = True
                     elif text[i : i + 1] == "]":
                         raise ScanError("invalid_json", "trailing comma in array", i)
                     break
                 if c == closing:
-                    top.end = i + 1
                     i += 1
                     stack.pop()
                     keys.pop()
+                    if raw is None or top is raw:
+                        top.end = i
+                        raw = None
+                        names.pop()
                     continue
-                what = "',' or '}'" if top.kind == OBJ else "',' or ']'"
-                raise ScanError("invalid_json", f"{what} expected in {'object' if top.kind == OBJ else 'array'}", i)
+                what = "',' or '}'" if in_object else "',' or ']'"
+                raise ScanError("invalid_json", f"{what} expected in {'object' if in_object else 'array'}", i)
 
-    @staticmethod
-    def attach(node: Node, stack: list[Node], keys: list[tuple[str, int, bool] | None]) -> None:
+    def attach(self, node: Node, stack: list[Node], keys: list[tuple[str, int, bool] | None]) -> None:
         if not stack:
             return
         parent = stack[-1]
@@ -249,5 +310,13 @@ class Scanner:
 
 
 def scan(text: str) -> Node:
-    """Parse one JSON text strictly (RFC 8259 grammar) into a position-aware tree."""
+    """Parse one JSON text strictly (RFC 8259 grammar) into a position-aware tree, with the
+    objects at `SKIP_PATHS` checked but kept as RAW spans."""
     return Scanner(text).document()
+
+
+def expand(text: str, node: Node, above: int) -> None:
+    """Turn a RAW node of `scan(text)`, nested in `above` containers, into the OBJ tree it
+    spans (in place: the tree keeps pointing at it)."""
+    full = Scanner(text).parse(node.start, above, False)
+    node.kind, node.value = full.kind, full.value

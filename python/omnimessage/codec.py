@@ -145,23 +145,37 @@ def decode(data: bytes | bytearray | memoryview | str, *, lenient: bool = False)
     other exception escapes, whatever the input. With `lenient=True`, a well-formed JSON
     object that strict decoding refuses comes back as an :class:`OpaqueMessage`.
     """
-    if type(data) is not bytes:
-        data = _as_bytes(data)
-    msg = _decode_fast(data)
-    return msg if msg is not None else _decode_slow(data, lenient)
+    try:
+        if type(data) is not bytes:
+            data = _as_bytes(data)
+        msg = _decode_fast(data)
+        return msg if msg is not None else _decode_slow(data, lenient)
+    except (MemoryError, RecursionError):
+        pass  # leave the handler first, so that what the failed attempt held is freed
+    raise _too_large()
 
 
 def decode_canonical(data: bytes | bytearray | memoryview | str) -> tuple[Message, bool]:
     """Strict `decode`, and whether the line (less one line feed) is already the canonical
     encoding of the message: known for free when the fast path took it, so callers that need
     both (the validator's OM114) do not encode every line a second time."""
-    if type(data) is not bytes:
-        data = _as_bytes(data)
-    msg = _decode_fast(data)
-    if msg is not None:
-        return msg, True
-    msg = cast(Message, _decode_slow(data, False))  # strict: never an OpaqueMessage
-    return msg, encode(msg) == (data[:-1] if data.endswith(b"\n") else data)
+    try:
+        if type(data) is not bytes:
+            data = _as_bytes(data)
+        msg = _decode_fast(data)
+        if msg is not None:
+            return msg, True
+        msg = cast(Message, _decode_slow(data, False))  # strict: never an OpaqueMessage
+        return msg, encode(msg) == (data[:-1] if data.endswith(b"\n") else data)
+    except (MemoryError, RecursionError):
+        pass
+    raise _too_large()
+
+
+def _too_large() -> DecodeError:
+    """The limits of this process (memory; the interpreter's recursion, in msgspec) refuse a
+    line as `too_large`: only `DecodeError` escapes a decode."""
+    return DecodeError("too_large", "line too large to decode in this process's memory", offset=None)
 
 
 def _as_bytes(data: bytes | bytearray | memoryview | str) -> bytes:
@@ -288,6 +302,7 @@ _NO_VERBATIM: Final[dict[tuple[str, ...], str]] = {}
 # cannot change where its first schema error is, and keeps its recursion shallow.
 _BUILD_DEPTH: Final = 32
 _DOUBLE_LIMIT: Final = 2**1024  # integers at or beyond this round to infinity as IEEE 754 doubles
+_TOKEN: Final = 5  # in a _Builder frame: the key or index being walked
 
 
 class _Builder:
@@ -309,60 +324,83 @@ class _Builder:
         frag = FRAGMENT_OF.get(cls) if cls else None
         self.fragment: tuple[str] | None = (frag[1],) if frag else None
 
-    def refuse(self, category: str, detail: str, pointer: str, pos: int) -> _Refusal:
+    def refuse(
+        self, category: str, detail: str, frames: list[list[Any]], pos: int, last: str | None = None
+    ) -> _Refusal:
+        """A refusal at the value the walk is at (`frames`), or at its member `last`: the
+        pointer is rendered here, only when refusing (a JSON pointer per value costs the
+        depth times the key length: a 100,000-character key over 20,000 items is 2 GB)."""
+        tokens = [escape_pointer_token(t) if type(t) is str else str(t) for t in (f[_TOKEN] for f in frames)]
+        if last is not None:
+            tokens.append(escape_pointer_token(last))
+        pointer = "".join("/" + t for t in tokens)
         return _Refusal(DecodeError(category, detail, pointer=pointer, offset=_byte_offset(self.text, pos)))
 
     def build(self) -> Any:
-        """Walk the tree in document order (an explicit stack: no recursion)."""
-        out: list[Any] = [None]
-        # items: (node, pointer, path relative to the payload or None, container, slot, depth)
-        # or, for an object member: (None, pointer, rel, dict, (key, key_start, key_lone, child), depth)
-        stack: list[tuple[Any, ...]] = [(self.root, "", None, out, 0, 1)]
-        while stack:
-            node, pointer, rel, parent, slot, depth = stack.pop()
-            if node is None:  # an object member: check its key, then its value
-                key, key_start, key_lone, child = slot
-                ptr = pointer + "/" + escape_pointer_token(key)
+        """Walk the tree in document order (an explicit stack of open containers: no recursion).
+
+        Each frame is [node, next member/item, output container or None, rel, depth, token]:
+        `rel` is the path from the payload (None outside it), `token` the key or index being
+        walked, from which a refusal renders its pointer."""
+        frames: list[list[Any]] = []
+        value = self.enter(self.root, None, 1, frames)
+        while frames:
+            frame = frames[-1]
+            node, i, out, rel, depth = frame[0], frame[1], frame[2], frame[3], frame[4]
+            members = node.value
+            if i == len(members):
+                frames.pop()
+                continue
+            frame[1] = i + 1
+            if node.kind == _scan.OBJ:  # a member: check its key, then its value
+                key, key_start, key_lone, child = members[i]
+                frame[_TOKEN] = key
                 if key_lone:
-                    raise self.refuse("lone_surrogate", "object key escapes a lone surrogate", ptr, key_start)
-                if key in parent:
-                    raise self.refuse("duplicate_key", f"duplicate key {clip_repr(key)}", ptr, key_start)
-                parent[key] = None
+                    raise self.refuse("lone_surrogate", "object key escapes a lone surrogate", frames, key_start)
+                if key in out:
+                    raise self.refuse("duplicate_key", f"duplicate key {clip_repr(key)}", frames, key_start)
+                out[key] = None
                 if rel is None:
-                    crel: tuple[str | int, ...] | None = () if pointer == "" and key == "payload" else None
+                    crel: tuple[str | int, ...] | None = () if len(frames) == 1 and key == "payload" else None
                 else:
                     crel = (*rel, key)
-                stack.append((child, ptr, crel, parent, key, depth))
-                continue
-            if rel is not None and self.verbatim:
-                shape = self.verbatim.get(tuple("*" if type(p) is int else p for p in rel))
-                if shape is not None:
-                    parent[slot] = self.verbatim_value(node, pointer, shape)
-                    continue
-            kind = node.kind
-            if kind == _scan.OBJ:
-                d: dict[str, Any] = {}
-                # Below the schema's depth nothing can validate: keep checking, stop building.
-                parent[slot] = d if depth <= _BUILD_DEPTH else []
-                for member in reversed(node.value):
-                    stack.append((None, pointer, rel, d, member, depth + 1))
-            elif kind == _scan.ARR:
-                items: list[Any] = [None] * len(node.value)
-                parent[slot] = items if depth <= _BUILD_DEPTH else []
-                for i in range(len(node.value) - 1, -1, -1):
-                    crel2 = None if rel is None else (*rel, i)
-                    stack.append((node.value[i], f"{pointer}/{i}", crel2, items, i, depth + 1))
-            elif kind == _scan.STR:
-                if node.lone and (self.fragment is None or rel != self.fragment):
-                    raise self.refuse("lone_surrogate", "string escapes a lone surrogate", pointer, node.start)
-                parent[slot] = node.value
-            elif kind == _scan.NUM:
-                parent[slot] = self.number(node, pointer)
+                out[key] = self.enter(child, crel, depth + 1, frames)
             else:
-                parent[slot] = node.value
-        return out[0]
+                frame[_TOKEN] = i
+                v = self.enter(members[i], None if rel is None else (*rel, i), depth + 1, frames)
+                if out is not None:
+                    out[i] = v
+        return value
 
-    def number(self, node: _scan.Node, pointer: str) -> int | float:
+    def enter(self, node: _scan.Node, rel: tuple[str | int, ...] | None, depth: int, frames: list[list[Any]]) -> Any:
+        """The value of `node` (a container is filled later: its frame is pushed)."""
+        if rel is not None and self.verbatim:
+            shape = self.verbatim.get(tuple("*" if isinstance(p, int) else p for p in rel))
+            if shape is not None:
+                return self.verbatim_value(node, frames, shape)
+        kind = node.kind
+        if kind == _scan.RAW:  # not verbatim in this payload after all: build it
+            _scan.expand(self.text, node, len(frames))
+            kind = node.kind
+        if kind == _scan.OBJ:
+            # Below the schema's depth nothing can validate: keep checking, stop building
+            # (the dict only holds the keys seen, to find duplicates).
+            d: dict[str, Any] = {}
+            frames.append([node, 0, d, rel, depth, None])
+            return d if depth <= _BUILD_DEPTH else []
+        if kind == _scan.ARR:
+            items: list[Any] | None = [None] * len(node.value) if depth <= _BUILD_DEPTH else None  # type: ignore[arg-type]
+            frames.append([node, 0, items, rel, depth, None])
+            return items if items is not None else []
+        if kind == _scan.STR:
+            if node.lone and (self.fragment is None or rel != self.fragment):
+                raise self.refuse("lone_surrogate", "string escapes a lone surrogate", frames, node.start)
+            return node.value
+        if kind == _scan.NUM:
+            return self.number(node, frames)
+        return node.value
+
+    def number(self, node: _scan.Node, frames: list[list[Any]]) -> int | float:
         spelling: str = node.value  # type: ignore[assignment]
         if len(spelling) <= 400 and not any(c in spelling for c in ".eE"):
             value = int(spelling)
@@ -375,23 +413,31 @@ class _Builder:
                 f"{spelling[:40]}... is beyond the IEEE 754 double range"
                 if len(spelling) > 40
                 else f"{spelling} is beyond the IEEE 754 double range",
-                pointer,
+                frames,
                 node.start,
             )
         return f
 
-    def verbatim_value(self, node: _scan.Node, pointer: str, shape: str) -> msgspec.Raw:
-        if node.kind != _scan.OBJ:
-            raise self.refuse("wrong_type", "a verbatim value here must be a JSON object", pointer, node.start)
+    def verbatim_value(self, node: _scan.Node, frames: list[list[Any]], shape: str) -> msgspec.Raw:
+        if node.kind != _scan.RAW and node.kind != _scan.OBJ:
+            raise self.refuse("wrong_type", "a verbatim value here must be a JSON object", frames, node.start)
         if shape == "scalar_map":
-            for key, _, _, child in node.value:  # type: ignore[attr-defined]
-                if child.kind not in (_scan.STR, _scan.NUM) and not (
-                    child.kind == _scan.LIT and child.value is not None
-                ):
-                    ptr = pointer + "/" + escape_pointer_token(key)
-                    raise self.refuse(
-                        "wrong_type", "values here must be strings, numbers or booleans", ptr, child.start
-                    )
+            bad: tuple[str, int] | None
+            if node.kind == _scan.RAW:
+                bad = node.value  # type: ignore[assignment]  # (key, start) of the first member that is not a scalar, or None
+            else:
+                bad = next(
+                    (
+                        (key, child.start)
+                        for key, _, _, child in node.value  # type: ignore[attr-defined]
+                        if child.kind not in (_scan.STR, _scan.NUM)
+                        and not (child.kind == _scan.LIT and child.value is not None)
+                    ),
+                    None,
+                )
+            if bad is not None:
+                key, at = bad
+                raise self.refuse("wrong_type", "values here must be strings, numbers or booleans", frames, at, key)
         return msgspec.Raw(self.text[node.start : node.end].encode("utf-8"))
 
 

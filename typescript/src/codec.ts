@@ -22,7 +22,7 @@ import type { OmniMessage } from "./generated/types.js";
 import { isValidMessage } from "./generated/validate.js";
 import { DecodeError } from "./errors.js";
 import { trustedRawJson } from "./raw.js";
-import { Node, ScanError, objectEnd, scan } from "./scan.js";
+import { Node, RAW, ScanError, expand, objectEnd, scan } from "./scan.js";
 import { byteOffset, decodeUtf8, loneSurrogateIndex, utf8Error } from "./utf8.js";
 
 /**
@@ -285,12 +285,17 @@ function startsWithObject(text: string): boolean {
   return false;
 }
 
+/** Longer lines (UTF-16 code units) skip the fast path, whose JSON.parse is not bounded by a small multiple of the line. */
+const FAST_PATH_MAX = 1 << 20;
+
 function decodeText(text: string, lenient: boolean, retain: boolean): OmniMessage | OpaqueMessage {
   let end = text.length;
   if (end > 0 && text.charCodeAt(end - 1) === 10) end--;
   // Anything but an object goes straight to the strict scanner, which decides exactly: a
-  // JSON.parse that throws costs more than the scan (empty lines, binary junk).
-  if (!startsWithObject(text)) return decodeSlow(text, end, lenient);
+  // JSON.parse that throws costs more than the scan (empty lines, binary junk). So does a long
+  // line: JSON.parse builds every value of verbatim objects too (13x the line for a long array
+  // of zeros), the scanner only checks them.
+  if (!startsWithObject(text) || text.length > FAST_PATH_MAX) return decodeSlow(text, end, lenient);
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -325,7 +330,7 @@ function decodeSlow(text: string, end: number, lenient: boolean): OmniMessage | 
   }
   if (root.kind !== OBJ) throw new DecodeError("wrong_type", "a message is a JSON object", "", 0);
   const verbatim = verbatimTable(root);
-  const problem = new Lexical(verbatim, fragmentField(root)).walk(root, "", null) ?? checkMessage(root);
+  const problem = new Lexical(text, verbatim, fragmentField(root)).walk(root, "", null) ?? checkMessage(root);
   if (problem !== null) {
     const err = new DecodeError(problem.category, problem.detail, problem.pointer, byteOffset(text, problem.at));
     if (lenient) return new OpaqueMessage(text.slice(0, end), err);
@@ -382,6 +387,7 @@ function verbatimAt(table: VerbatimTable, rel: readonly string[] | null): Verbat
  */
 class Lexical {
   constructor(
+    readonly text: string,
     readonly verbatim: VerbatimTable,
     /** The payload's fragment field, where lone surrogate escapes are allowed (see {@link fragmentField}). */
     readonly fragment: string | null,
@@ -390,6 +396,9 @@ class Lexical {
   walk(node: Node, pointer: string, rel: string[] | null): Problem | null {
     const shape = verbatimAt(this.verbatim, rel);
     if (shape !== undefined) return verbatimShape(node, pointer, shape);
+    // An object at a place where another payload keeps a verbatim value: build it now (it sits
+    // below the root, the payload and `rel`).
+    if (node.kind === RAW) expand(this.text, node, (rel as string[]).length + 2);
     switch (node.kind) {
       case OBJ: {
         const keys = node.keys as string[];
@@ -435,7 +444,13 @@ function problem(category: Problem["category"], detail: string, pointer: string,
 }
 
 function verbatimShape(node: Node, pointer: string, shape: VerbatimShape): Problem | null {
-  if (node.kind !== OBJ) return problem("wrong_type", "a verbatim value here must be a JSON object", pointer, node.start);
+  if (node.kind !== OBJ && node.kind !== RAW) return problem("wrong_type", "a verbatim value here must be a JSON object", pointer, node.start);
+  if (shape === "scalar_map" && node.kind === RAW) {
+    // The scanner noted the first member whose value is not a scalar.
+    if (node.keys === null) return null;
+    const ptr = pointer + "/" + escapePointerToken(node.keys[0] as string);
+    return problem("wrong_type", "values here must be strings, numbers or booleans", ptr, (node.keyStarts as number[])[0] as number);
+  }
   if (shape === "scalar_map") {
     const items = node.items as Node[];
     for (let i = 0; i < items.length; i++) {

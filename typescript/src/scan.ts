@@ -8,11 +8,15 @@
  * Errors and their positions are the Python binding's (`_scan.py`): the first problem met
  * scanning left to right. Nesting is checked against `MAX_DEPTH` before descending.
  *
+ * Memory stays a small multiple of the line: an object at a place where some payload keeps a
+ * verbatim value (`SKIP_PATHS`) is checked but not built (one {@link RAW} node holding its span);
+ * the decoder expands it with {@link expand} if this payload keeps no verbatim value there.
+ *
  * @module
  */
 
 import { ARR, LIT, NUM, OBJ, STR, pyRepr, type JsonNode } from "./generated/check.js";
-import { MAX_DEPTH } from "./generated/schema.js";
+import { MAX_DEPTH, VERBATIM_LOCATIONS } from "./generated/schema.js";
 import type { RejectionCategory } from "./generated/schema.js";
 
 /**
@@ -28,18 +32,29 @@ export class ScanError {
   ) {}
 }
 
-/** One scanned value. */
+/**
+ * {@link Node} kind: an object at a verbatim place, checked but not built (its span only; for a
+ * scalar map, `keys` and `keyStarts` name its first member whose value is not a string, number
+ * or boolean). The generated checks never see one: the decoder cuts it, or expands it first.
+ */
+export const RAW = 5;
+
+/** Paths from the payload (`/`-joined, `*` for any array item) where some payload keeps a verbatim value. */
+const SKIP_PATHS: ReadonlySet<string> = new Set([...VERBATIM_LOCATIONS.values()].flatMap((m) => [...m.values()].flatMap((t) => [...t.keys()])));
+const SKIP_LEVELS = Math.max(0, ...[...SKIP_PATHS].map((k) => k.split("/").length));
+
+/** One scanned value (a RAW one becomes the tree it spans when {@link expand}ed). */
 export class Node implements JsonNode {
   constructor(
-    readonly kind: number,
+    public kind: number,
     readonly start: number,
     readonly end: number,
-    readonly value: string | boolean | null,
-    readonly keys: string[] | null,
-    readonly keyStarts: number[] | null,
+    public value: string | boolean | null,
+    public keys: string[] | null,
+    public keyStarts: number[] | null,
     /** Objects: whether each key escapes a lone surrogate. */
-    readonly keyLone: boolean[] | null,
-    readonly items: Node[] | null,
+    public keyLone: boolean[] | null,
+    public items: Node[] | null,
     /** Strings: whether the value escapes a lone surrogate. */
     readonly lone: boolean,
   ) {}
@@ -77,7 +92,41 @@ function charAt(text: string, i: number): string {
 }
 
 class Scanner {
-  constructor(readonly text: string) {}
+  /** The keys (`*` for array items) from the root to the value being scanned, while not skipping. */
+  private readonly path: string[] = [];
+  /** The depth of the RAW object being skipped, or 0. */
+  private rawDepth = 0;
+  private bad: [string, number] | null = null;
+
+  constructor(
+    readonly text: string,
+    /** Skip the objects at `SKIP_PATHS`. */
+    private readonly skip: boolean,
+  ) {}
+
+  /** Is an object at key `key` of the container at the end of `path` at a verbatim place? */
+  private skipAt(key: string): boolean {
+    const path = this.path;
+    if (!this.skip || this.rawDepth !== 0 || path.length === 0 || path.length > SKIP_LEVELS || path[0] !== "payload") return false;
+    return SKIP_PATHS.has(path.length === 1 ? key : path.slice(1).join("/") + "/" + key);
+  }
+
+  /** The member value at `i`, under `key`: a RAW node if it is an object at a verbatim place. */
+  private child(i: number, depth: number, key: string): Node {
+    if (this.rawDepth !== 0) return this.value(i, depth);
+    if (this.text.charCodeAt(i) === 123 && this.skipAt(key)) {
+      this.rawDepth = depth;
+      this.bad = null;
+      const node = this.object(i, depth);
+      this.rawDepth = 0;
+      const bad = this.bad as [string, number] | null;
+      return new Node(RAW, node.start, node.end, null, bad === null ? null : [bad[0]], bad === null ? null : [bad[1]], null, null, false);
+    }
+    this.path.push(key);
+    const node = this.value(i, depth);
+    this.path.pop();
+    return node;
+  }
 
   ws(i: number): number {
     const t = this.text;
@@ -195,18 +244,26 @@ class Scanner {
     if (t.charCodeAt(i) === 125) return new Node(OBJ, start, i + 1, null, keys, keyStarts, keyLone, items, false);
     for (;;) {
       if (t.charCodeAt(i) !== 34) {
-        if (t.charCodeAt(i) === 125 && keys.length) throw new ScanError("invalid_json", "trailing comma in object", i);
+        // After a comma (an empty object closed when it opened).
+        if (t.charCodeAt(i) === 125) throw new ScanError("invalid_json", "trailing comma in object", i);
         throw new ScanError("invalid_json", "object key expected (a double-quoted string)", i);
       }
       const key = this.string(i);
       i = this.ws(key.end);
       if (t.charCodeAt(i) !== 58) throw new ScanError("invalid_json", "':' expected after object key", i);
       i = this.ws(i + 1);
-      const val = this.value(i, depth + 1);
-      keys.push(key.value as string);
-      keyStarts.push(key.start);
-      keyLone.push(key.lone);
-      items.push(val);
+      if (this.rawDepth === depth && this.bad === null) {
+        // A member of the RAW object being skipped: is its value a scalar (a scalar map's must be)?
+        const c = t.charCodeAt(i);
+        if (c === 123 || c === 91 || t.startsWith("null", i)) this.bad = [key.value as string, i];
+      }
+      const val = this.child(i, depth + 1, key.value as string);
+      if (this.rawDepth === 0) {
+        keys.push(key.value as string);
+        keyStarts.push(key.start);
+        keyLone.push(key.lone);
+        items.push(val);
+      }
       i = this.ws(val.end);
       const c = t.charCodeAt(i);
       if (c === 44) {
@@ -226,8 +283,8 @@ class Scanner {
     if (t.charCodeAt(i) === 93) return new Node(ARR, start, i + 1, null, null, null, null, items, false);
     for (;;) {
       if (t.charCodeAt(i) === 93) throw new ScanError("invalid_json", "trailing comma in array", i);
-      const val = this.value(i, depth + 1);
-      items.push(val);
+      const val = this.child(i, depth + 1, "*");
+      if (this.rawDepth === 0) items.push(val);
       i = this.ws(val.end);
       const c = t.charCodeAt(i);
       if (c === 44) {
@@ -240,9 +297,23 @@ class Scanner {
   }
 }
 
-/** Parse one JSON text strictly (RFC 8259 grammar, `MAX_DEPTH`) into a position-aware tree. */
+/**
+ * Parse one JSON text strictly (RFC 8259 grammar, `MAX_DEPTH`) into a position-aware tree,
+ * with the objects at verbatim places kept as {@link RAW} spans.
+ */
 export function scan(text: string): Node {
-  return new Scanner(text).document();
+  return new Scanner(text, true).document();
+}
+
+/** Turn a RAW node of `scan(text)`, at depth `depth`, into the object tree it spans (in place). */
+export function expand(text: string, node: Node, depth: number): void {
+  const full = new Scanner(text, false).value(node.start, depth);
+  node.kind = full.kind;
+  node.value = full.value;
+  node.keys = full.keys;
+  node.keyStarts = full.keyStarts;
+  node.keyLone = full.keyLone;
+  node.items = full.items;
 }
 
 /**
