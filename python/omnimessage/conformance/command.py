@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from .escaping import printable
 from .expected_failures import ExpectedFailures, load_expected_failures, write_expected_failures
 from .outcomes import PASSED, SKIPPED, XFAIL, Outcome, RunResult
 from .reports import MARK, format_failure, print_result, write_json_report, write_junit
@@ -218,7 +219,8 @@ def cmd_conformance(args: argparse.Namespace) -> int:
     )
     if result.implementation:
         name, version = result.implementation.get("implementation"), result.implementation.get("version")
-        out.write(f"testee: {name} {version or ''}".rstrip() + f" ({result.duration:.1f}s)\n")
+        said = f"{printable(str(name), 100)} {printable(str(version or ''), 100)}".rstrip()  # the testee's words
+        out.write(f"testee: {said} ({result.duration:.1f}s)\n")
     print_result(result, out, verbose=args.verbose, streamed=args.verbose)
     if args.update_expected_failures:
         write_expected_failures(result, args.update_expected_failures, impl.name)

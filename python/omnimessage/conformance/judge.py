@@ -1,4 +1,8 @@
-"""Judging one answer of a testee against one case, byte for byte."""
+"""Judging one answer of a testee against one case, byte for byte.
+
+Whatever the testee wrote (ids, categories, pointers, messages, reasons, results) enters a message
+only through the one sanitiser (:mod:`.escaping`): one line, no control characters.
+"""
 
 from __future__ import annotations
 
@@ -53,7 +57,7 @@ def describe_expectation(case: Case) -> str:
 def judge(case: Case, resp: dict[str, Any]) -> tuple[str, str]:
     """(status, message) of one answer. Raises TesteeError when the answer breaks the protocol."""
     if resp.get("id") != case.id:
-        raise TesteeError("protocol", f"answer carries id {resp.get('id')!r}, expected {case.id!r}")
+        raise TesteeError("protocol", f"answer carries id {_said(resp.get('id'))}, expected {case.id!r}")
     result = resp.get("result")
     if result == "skipped":
         reason = printable(str(resp.get("reason", "")), 300)
@@ -79,21 +83,27 @@ def judge(case: Case, resp: dict[str, Any]) -> tuple[str, str]:
             return PASSED, ""
         return FAILED, f"wrong bytes: {first_difference(case.output, got)}"
     if result == "refused":
-        cat = resp.get("category")
-        if not isinstance(cat, str):
+        raw_cat = resp.get("category")
+        if not isinstance(raw_cat, str):
             raise TesteeError("protocol", "a `refused` answer needs `category` (a string)")
+        cat = printable(raw_cat, 100)
         detail = printable(str(resp.get("message", "")), 300)
-        where = f" at {resp.get('pointer')!r}" if isinstance(resp.get("pointer"), str) else ""
+        where = f" at {_said(resp.get('pointer'))}" if isinstance(resp.get("pointer"), str) else ""
         said = f"`{cat}`{where}" + (f" ({detail})" if detail else "")
         if case.expect != "reject":
             return FAILED, f"refused a line it must {'keep' if case.expect == 'identical' else 'canonicalise'}: {said}"
-        if cat != case.category:
+        if raw_cat != case.category:
             return FAILED, f"refused as {said}, expected `{case.category}`"
         if case.pointer is not None:
             ptr = resp.get("pointer")
             if not isinstance(ptr, str):
                 return FAILED, f"refused as `{cat}` without a pointer; expected pointer {case.pointer!r}"
             if ptr != case.pointer:
-                return FAILED, f"refused as `{cat}` at pointer {ptr!r}, expected {case.pointer!r}"
+                return FAILED, f"refused as `{cat}` at pointer {_said(ptr)}, expected {case.pointer!r}"
         return PASSED, ""
-    raise TesteeError("protocol", f"unknown result {result!r} (encoded | refused | skipped)")
+    raise TesteeError("protocol", f"unknown result {_said(result)} (encoded | refused | skipped)")
+
+
+def _said(value: object, limit: int = 300) -> str:
+    """A value the testee sent, quoted (`repr`), cut and sanitised."""
+    return printable(repr(value), limit)

@@ -1,4 +1,10 @@
-"""Reports of a run: text for a terminal, JSON for tools, JUnit XML for CI."""
+"""Reports of a run: text for a terminal, JSON for tools, JUnit XML for CI.
+
+What a testee supplied (its handshake, answers, stderr) is sanitised where it enters a message
+(:mod:`.judge`, :mod:`.testee_process`); every report passes each of its lines through the one
+sanitiser once more (:func:`.escaping.sanitize_lines`), so no control character and no line
+starting with `::` reaches a terminal, a CI log or a report file.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +14,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from .escaping import sanitize, sanitize_lines
 from .judge import describe_expectation
 from .outcomes import FAILED, PASSED, SKIPPED, XFAIL, XPASS, Outcome, RunResult
 from .suite import PROTOCOL_VERSION, Suite
 
-__all__ = ["MARK", "format_failure", "print_result", "report_json", "write_json_report", "write_junit"]
+__all__ = [
+    "MARK", "format_failure", "print_result", "report_json", "sanitized", "write_json_report", "write_junit",
+]
 
 # ---------------------------------------------------------------------------
 # text
@@ -36,7 +45,7 @@ def format_failure(o: Outcome) -> str:
     )
     lines.append(f"    expected: {describe_expectation(c)}")
     lines.append(_indent(o.message))
-    return "\n".join(lines)
+    return sanitize_lines("\n".join(lines))
 
 
 def print_result(result: RunResult, out: TextIO, *, verbose: bool, streamed: bool) -> None:
@@ -46,11 +55,11 @@ def print_result(result: RunResult, out: TextIO, *, verbose: bool, streamed: boo
             if o.failed:
                 out.write(format_failure(o) + "\n")
     for s in result.stale:
-        out.write(f"STALE {s}\n")
+        out.write(sanitize_lines(f"STALE {s}") + "\n")
     for e in result.errors:
-        out.write(f"ERROR {e}\n")
+        out.write(sanitize_lines(f"ERROR {e}") + "\n")
     for w in result.warnings:
-        out.write(f"WARNING {w}\n")
+        out.write(sanitize_lines(f"WARNING {w}") + "\n")
     groups = result.by_group()
     if groups:
         width = max(len(g) for g in groups)
@@ -71,8 +80,20 @@ def print_result(result: RunResult, out: TextIO, *, verbose: bool, streamed: boo
 # ---------------------------------------------------------------------------
 
 
+def sanitized(value: Any) -> Any:
+    """JSON data with every string (keys included) through the one sanitiser, line feeds of our own kept."""
+    if isinstance(value, str):
+        return sanitize_lines(value)
+    if isinstance(value, dict):
+        return {sanitize(str(k)): sanitized(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [sanitized(v) for v in value]
+    return value
+
+
 def report_json(result: RunResult, argv: Sequence[str], suite: Suite) -> dict[str, Any]:
-    return {
+    """The JSON report; every string in it sanitised."""
+    report: dict[str, Any] = sanitized({
         "suite_version": suite.suite_version,
         "protocol_version": PROTOCOL_VERSION,
         "command": list(argv),
@@ -101,7 +122,8 @@ def report_json(result: RunResult, argv: Sequence[str], suite: Suite) -> dict[st
             }
             for o in result.outcomes
         ],
-    }
+    })
+    return report
 
 
 def write_json_report(result: RunResult, path: str | os.PathLike[str], argv: Sequence[str], suite: Suite) -> None:
@@ -118,7 +140,7 @@ def write_junit(result: RunResult, path: str | os.PathLike[str], name: str) -> N
 
     root = ET.Element(
         "testsuites",
-        name=f"omnimessage-conformance {name}",
+        name=_xml_safe(f"omnimessage-conformance {name}"),
         tests=str(len(result.outcomes) + len(result.stale)),
         failures=str(result.n_failed),
         skipped=str(result.count(SKIPPED) + result.count(XFAIL)),
@@ -154,7 +176,6 @@ def write_junit(result: RunResult, path: str | os.PathLike[str], name: str) -> N
 
 
 def _xml_safe(s: str) -> str:
-    ok = ("\n", "\t")
-    return "".join(
-        c if c in ok or " " <= c <= "\ud7ff" or "\ue000" <= c <= "\ufffd" or c >= "\U00010000" else "?" for c in s
-    )
+    """Sanitised lines (no control character but our line feeds, no lone surrogate): what XML 1.0 can carry,
+    U+FFFE and U+FFFF aside, replaced."""
+    return "".join(c if c not in "\ufffe\uffff" else "?" for c in sanitize_lines(s))

@@ -19,7 +19,7 @@ import time
 from collections.abc import Sequence
 from typing import IO, Any
 
-from .escaping import clip, printable
+from .escaping import clip, printable, sanitize
 from .suite import PROTOCOL_VERSION, Suite
 from .sweep import TOKEN_VAR, sweep
 
@@ -160,8 +160,10 @@ class Testee:
     # -- I/O --
 
     def stderr_tail(self, limit: int = 1500) -> str:
-        text = self._stderr.decode("utf-8", "replace")
-        return text[-limit:]
+        """The end of what the testee wrote on stderr: each of its lines sanitised and quoted as `  | line`,
+        so none can pass for a line of the report (or start with `::`)."""
+        text = self._stderr.decode("utf-8", "replace")[-limit:]
+        return "\n".join(f"  | {sanitize(line)}" for line in text.rstrip("\n").split("\n")) if text else ""
 
     def request(self, req: dict[str, Any], timeout: float) -> dict[str, Any]:
         return self._roundtrip(req, time.monotonic() + timeout, f"case {req.get('id')}")

@@ -1,7 +1,10 @@
 """Reports: human text, JSON, JUnit XML, GitHub workflow annotations, SARIF 2.1.0; a TTY progress line.
 
 Every reporter streams: findings are written as they come (JUnit per input), so memory does not
-grow with the number of findings.
+grow with the number of findings. Every string from input (paths, messages quoting keys and values,
+pointers, server_event types, notes, unreadable inputs) goes through the one sanitiser,
+:func:`omnimessage._sanitize.sanitize`, in every format: one line, no control characters, no
+line starting with `::`.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from urllib.parse import quote
 from xml.sax.saxutils import escape as xml_escape
 from xml.sax.saxutils import quoteattr
 
+from .._sanitize import sanitize
 from .engine import Finding
 from .rules import RULES
 
@@ -48,6 +52,7 @@ class Summary:
         self.by_rule[(f.rule, f.severity)] += 1
 
     def to_dict(self) -> dict[str, object]:
+        """The summary as JSON data, every string from input sanitised."""
         return {
             "inputs": self.inputs,
             "files": self.files,
@@ -62,10 +67,30 @@ class Summary:
             ],
             "server_events": {
                 "count": sum(self.server_events.values()),
-                "types": dict(sorted(self.server_events.items())),
+                "types": _event_types(self.server_events),
             },
-            "unreadable": list(self.failures),
+            "unreadable": [sanitize(x) for x in self.failures],
         }
+
+
+MAX_EVENT_TYPE_CHARS: Final = 60
+"""A server_event type is shown cut to this many characters."""
+
+
+def _event_type(kind: str) -> str:
+    return sanitize(kind if len(kind) <= MAX_EVENT_TYPE_CHARS else kind[:MAX_EVENT_TYPE_CHARS] + "...")
+
+
+def _event_types(events: Counter[str]) -> dict[str, int]:
+    out: Counter[str] = Counter()
+    for kind, n in events.items():
+        out[_event_type(kind)] += n
+    return dict(sorted(out.items()))
+
+
+def _finding_dict(f: Finding) -> dict[str, str | int]:
+    """`f.to_dict()` with every string from input sanitised."""
+    return {k: sanitize(v) if isinstance(v, str) else v for k, v in f.to_dict().items()}
 
 
 class Reporter:
@@ -103,8 +128,9 @@ class TextReporter(Reporter):
 
     def finding(self, f: Finding) -> None:
         sev = self._c(_RED if f.severity == "error" else _YELLOW, f.severity)
-        loc = f"{f.path}:{f.line}" if f.line else f.path
-        self.out.write(f"{self._c(_BOLD, loc)}: {self._c(_BOLD, f.rule)} {sev}: {f.message}\n")
+        path = sanitize(f.path)
+        loc = f"{path}:{f.line}" if f.line else path
+        self.out.write(f"{self._c(_BOLD, loc)}: {self._c(_BOLD, f.rule)} {sev}: {sanitize(f.message)}\n")
         if f.rule not in self.hinted:
             self.hinted.add(f.rule)
             self.out.write(self._c(_DIM, f"    hint ({RULES[f.rule].name}): {f.hint}") + "\n")
@@ -119,13 +145,18 @@ class TextReporter(Reporter):
                 sev_c = self._c(_RED if sev == "error" else _YELLOW, f"{sev:<8}")
                 w(f"{r:<7} {sev_c} {n:>7}  {name}\n")
         if s.server_events:
-            kinds = ", ".join(f"{k} {n}" for k, n in sorted(s.server_events.items()))
+            kinds = ", ".join(f"{k} {n}" for k, n in _event_types(s.server_events).items())
             w(f"server events (not OmniMessages): {sum(s.server_events.values())} ({kinds})\n")
         for note in s.notes:
-            w(f"note: {note}\n")
+            w(f"note: {sanitize(note)}\n")
         for fail in s.failures:
-            w(self._c(_RED, f"unreadable: {fail}") + "\n")
-        status = self._c(_RED, "FAILED") if s.errors else self._c("\x1b[32m", "OK")
+            w(self._c(_RED, f"unreadable: {sanitize(fail)}") + "\n")
+        if s.errors:
+            status = self._c(_RED, "FAILED")
+        elif s.failures:  # nothing wrong was found, but not everything could be read (exit 2)
+            status = self._c(_RED, "ERROR")
+        else:
+            status = self._c("\x1b[32m", "OK")
         w(
             f"{status}: {s.inputs} input(s), {s.files} file(s), {s.lines} line(s), {s.messages} message(s): "
             f"{s.errors} error(s), {s.warnings} warning(s)\n"
@@ -143,7 +174,7 @@ class JsonReporter(Reporter):
         self.first = True
 
     def finding(self, f: Finding) -> None:
-        self.out.write(("\n" if self.first else ",\n") + json.dumps(f.to_dict(), ensure_ascii=False))
+        self.out.write(("\n" if self.first else ",\n") + json.dumps(_finding_dict(f), ensure_ascii=False))
         self.first = False
 
     def end(self, s: Summary) -> None:
@@ -154,7 +185,8 @@ class JsonReporter(Reporter):
 
 
 def _gh_data(s: str) -> str:
-    return s.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """Sanitised (no control character, so no line break), then `%` escaped as workflow commands want."""
+    return sanitize(s).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def _gh_prop(s: str) -> str:
@@ -220,16 +252,16 @@ class SarifReporter(Reporter):
             "ruleId": f.rule,
             "ruleIndex": self.index[f.rule],
             "level": f.severity,
-            "message": {"text": f.message},
+            "message": {"text": sanitize(f.message)},
             "locations": [{"physicalLocation": loc}],
         }
         if f.pointer:
-            result["properties"] = {"pointer": f.pointer}
+            result["properties"] = {"pointer": sanitize(f.pointer)}
         self.out.write(("\n" if self.first else ",\n") + json.dumps(result, ensure_ascii=False))
         self.first = False
 
     def end(self, s: Summary) -> None:
-        notes = [{"message": {"text": f"unreadable: {x}"}, "level": "error"} for x in s.failures]
+        notes = [{"message": {"text": f"unreadable: {sanitize(x)}"}, "level": "error"} for x in s.failures]
         inv = {"executionSuccessful": not s.failures, "toolExecutionNotifications": notes}
         self.out.write('\n],"invocations":[' + json.dumps(inv) + "]}]}\n")
 
@@ -251,6 +283,7 @@ class JunitReporter(Reporter):
     def unit_end(self, name: str, ok_lines: int) -> None:
         found = self.current
         self.current = []
+        name = sanitize(name)
         errors = sum(1 for f in found if f.severity == "error")
         w = self.out.write
         w(f"  <testsuite name={quoteattr(name)} tests=\"{max(1, len(found))}\" failures=\"{errors}\" errors=\"0\">\n")
@@ -258,10 +291,11 @@ class JunitReporter(Reporter):
             w(f"    <testcase classname={quoteattr(name)} name=\"valid\"/>\n")
         for f in found:
             case = f"{f.rule} {f.name} line {f.line}"
-            w(f"    <testcase classname={quoteattr(f.path)} name={quoteattr(case)}>\n")
-            text = xml_escape(_xml_text(f"{f.path}:{f.line}: {f.message}\nhint: {f.hint}"))
+            path, message = sanitize(f.path), sanitize(f.message)
+            w(f"    <testcase classname={quoteattr(path)} name={quoteattr(case)}>\n")
+            text = xml_escape(_xml_text(f"{path}:{f.line}: {message}\nhint: {f.hint}"))
             if f.severity == "error":
-                msg = quoteattr(_xml_text(f.message))
+                msg = quoteattr(_xml_text(message))
                 w(f"      <failure type={quoteattr(f.rule)} message={msg}>{text}</failure>\n")
             else:
                 w(f"      <system-out>warning {f.rule}: {text}</system-out>\n")
@@ -269,7 +303,7 @@ class JunitReporter(Reporter):
         w("  </testsuite>\n")
 
     def end(self, s: Summary) -> None:
-        for fail in s.failures:
+        for fail in map(sanitize, s.failures):
             self.out.write(
                 f"  <testsuite name=\"unreadable\" tests=\"1\" failures=\"0\" errors=\"1\">\n"
                 f"    <testcase name={quoteattr(fail)}><error message={quoteattr(_xml_text(fail))}/></testcase>\n"
@@ -350,7 +384,7 @@ class Progress:
             text = f"{mb:,.1f} MB {rate:,.1f} MB/s"
         if self.units > 1:
             text = f"{self.units_done}/{self.units} inputs {text}"
-        name = self.name if len(self.name) <= 40 else "..." + self.name[-37:]
+        name = sanitize(self.name if len(self.name) <= 40 else "..." + self.name[-37:])
         self.out.write(f"\r\x1b[2K{name} {text}")
         self.out.flush()
         self.shown = True

@@ -15,6 +15,7 @@ import { closeSync, constants, createReadStream, fchmodSync, fsyncSync, openSync
 import { basename, dirname, join } from "node:path";
 import { canonicalLines, type LineOptions, type Stats } from "./lines.js";
 import { Sink } from "./output.js";
+import { sanitize } from "./sanitize.js";
 
 /** The named temporary file not yet renamed into place, removed if the process is stopped. */
 let pendingTemp: string | null = null;
@@ -116,7 +117,7 @@ export async function inPlace(path: string, args: LineOptions, stats: Stats): Pr
     for await (const chunk of canonicalLines(createReadStream(path), path, args, stats)) await sink.write(chunk);
     await sink.flush();
     if (stats.invalid > before && !args.keepInvalid) {
-      process.stderr.write(`${path}: left unchanged: it has invalid lines (--keep-invalid copies them through)\n`);
+      process.stderr.write(`${sanitize(path)}: left unchanged: it has invalid lines (--keep-invalid copies them through)\n`);
     } else {
       fchmodSync(fd, st.mode & 0o7777);
       fsyncSync(fd);

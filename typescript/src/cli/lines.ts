@@ -5,8 +5,10 @@
  * @module
  */
 
-import { DEFAULT_MAX_LINE_BYTES, LineSplitter, encode, readLine, type DecodeError, type RawLine } from "omnimessage";
+import { DEFAULT_MAX_LINE_BYTES, LineSplitter, encode, type DecodeError, type RawLine } from "omnimessage";
+import { readLine } from "#internal";
 import { writeErr } from "./output.js";
+import { sanitize } from "./sanitize.js";
 
 const LF = Buffer.from("\n");
 
@@ -29,13 +31,9 @@ export async function report(err: DecodeError, name: string): Promise<void> {
   const where: string[] = [];
   if (err.pointer) where.push(`at ${err.pointer}`);
   if (err.offset !== null) where.push(`byte ${err.offset}`);
-  const suffix = where.length ? ` (${where.join(", ")})` : "";
-  // A pointer may hold a lone surrogate, which UTF-8 cannot carry: written as Python writes it
-  // to stderr (backslashreplace), `\udXXX`.
-  const text = `${name}:${err.line}: ${err.category}: ${err.detail}${suffix}\n`.replace(
-    /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
-    (c) => "\\u" + c.charCodeAt(0).toString(16),
-  );
+  const suffix = where.length ? ` (${sanitize(where.join(", "))})` : "";
+  // Every part from input through the one sanitiser (lone surrogates as `\udXXX`, as Python's).
+  const text = `${sanitize(name)}:${err.line}: ${err.category}: ${sanitize(err.detail)}${suffix}\n`;
   await writeErr(text);
 }
 
@@ -61,7 +59,7 @@ export async function* canonicalLines(stream: AsyncIterable<Uint8Array>, name: s
     const out = Buffer.from(encode(line.message), "utf8");
     if (!out.equals(line.raw)) {
       stats.changed++;
-      if (args.check) await writeErr(`${name}:${line.number}: not canonical\n`);
+      if (args.check) await writeErr(`${sanitize(name)}:${line.number}: not canonical\n`);
     }
     yield out;
     yield LF;

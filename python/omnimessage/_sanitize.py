@@ -1,0 +1,70 @@
+"""The one sanitiser: every string that comes from input goes through it before a terminal, a log or a report.
+
+Input is hostile. A key, a value, a file name, a testee's name or stderr may hold escape
+sequences (clear the screen, set the window title, write the clipboard with OSC 52, move the
+cursor up and erase earlier findings), bidirectional overrides that reorder what is shown,
+line breaks that forge report lines, or a line starting with `::` that GitHub Actions runs as a
+workflow command. :func:`sanitize` makes such a string one harmless line:
+
+- C0 controls (line feed and tab included), DEL and C1 controls become `\\xNN`;
+- the bidirectional controls U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069, the line and
+  paragraph separators U+2028 and U+2029, and lone surrogates (undecodable bytes of a file name,
+  `surrogateescape`) become `\\uNNNN`;
+- a `:` that would start the line (only blanks before it) becomes `\\x3a`, so no output line
+  starts with `::` from input.
+
+Backslashes are kept as they are (`repr` texts stay readable): the result is harmless, not
+reversible. The TypeScript command line (typescript/src/cli/sanitize.ts) escapes exactly the same
+way; python/tests/test_hostile_output.py holds them together.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+__all__ = ["clip", "escape_bytes", "printable", "sanitize", "sanitize_lines"]
+
+_UNSAFE: Final = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]"
+)
+_BLANKS: Final = " \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff"
+_LEADING_COLON: Final = re.compile(f"^([{_BLANKS}]*):")
+
+
+def _escape(m: re.Match[str]) -> str:
+    n = ord(m.group())
+    return f"\\x{n:02x}" if n < 0x100 else f"\\u{n:04x}"
+
+
+def sanitize(s: str) -> str:
+    """`s` as one harmless line (see the module's documentation)."""
+    return _LEADING_COLON.sub(r"\1\\x3a", _UNSAFE.sub(_escape, s), count=1)
+
+
+def sanitize_lines(text: str) -> str:
+    """A text of our own lines (line feeds kept), every line made harmless as :func:`sanitize` does."""
+    return "\n".join(sanitize(line) for line in text.split("\n"))
+
+
+def printable(s: str, limit: int = 2000) -> str:
+    """`s` cut to `limit` characters (`...` when cut), sanitised."""
+    return sanitize(s[:limit]) + ("..." if len(s) > limit else "")
+
+
+def escape_bytes(data: bytes) -> str:
+    """Printable ASCII as is (backslash doubled), every other byte as \\xNN: one line, no surprises."""
+    out = []
+    for b in data:
+        if b == 0x5C:
+            out.append("\\\\")
+        elif 0x20 <= b < 0x7F:
+            out.append(chr(b))
+        else:
+            out.append(f"\\x{b:02x}")
+    return "".join(out)  # printable ASCII only: harmless (never put at the start of a line)
+
+
+def clip(data: bytes, limit: int = 160) -> str:
+    """`data` escaped, cut after `limit` bytes (its length said when cut)."""
+    return escape_bytes(data[:limit]) + (f"... ({len(data)} bytes)" if len(data) > limit else "")

@@ -1,0 +1,307 @@
+"""Untrusted input stays harmless in every output of both command lines.
+
+The same hostile strings (terminal escapes: clear screen, window title, OSC 52 clipboard write,
+cursor up and erase line; C1 controls; U+202E and the other bidi controls; U+2028; line breaks
+followed by GitHub workflow commands; lone surrogates from undecodable file names) are put into
+keys, values, file names, server_event types and a testee's handshake, answers and stderr. Every
+output format of `omnimessage validate`, `omnimessage canonicalize` (Python and TypeScript),
+`omnimessage conformance` (text, JSON, JUnit) and the pytest plugin must then hold no raw control
+character and no line starting with `::` from input; JUnit parses as XML, JSON parses and
+re-encodes as UTF-8 strictly. The TypeScript sanitiser escapes exactly like the Python one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from io import StringIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ROOT, needs
+
+from omnimessage._sanitize import sanitize, sanitize_lines
+from omnimessage.validate.output import FORMATS, Progress
+
+EVIL = (
+    "\x1b[2J\x1b[H\x1b]0;pwned\x07\x1b]52;c;cHduZWQ=\x07\x1b[1A\x1b[2K\u202eevil\u2066\u061c\u200f\x85\x9b31m"
+    "\r\n::add-mask::x\n::error::forged\u2028::warning::y\u2029\t\x00\x7f"
+)
+"""Every kind of hostile character, and workflow commands after line breaks."""
+EVIL_NAME = EVIL.replace("\x00", "").replace("/", "")
+"""What of it a file name (or an argument) can hold."""
+
+RAW = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]")
+"""What no output may hold raw: C0 (but the line feed), DEL, C1, bidi controls, U+2028/9, surrogates."""
+
+TS_BIN = ROOT / "typescript" / "bin" / "omnimessage.mjs"
+BAD = Path(__file__).resolve().parent / "bad_testees"
+TS = "2026-07-18T03:10:22.531Z"
+
+
+def harmless(data: bytes, *, workflow_commands: bool = False) -> str:
+    """Assert `data` is strict UTF-8 with no raw control character and no line starting with `::`
+    (in `--format github`, only our own `::error ` / `::warning ` commands); return the text."""
+    text = data.decode("utf-8")  # strict: no lone surrogate encoded, no undecodable byte
+    bad = RAW.search(text)
+    assert bad is None, f"raw {bad.group()!r} at {bad.start()}: {text[max(0, bad.start() - 80) : bad.end() + 40]!r}"
+    for line in text.split("\n"):
+        if line.lstrip().startswith("::"):
+            assert workflow_commands and re.match(r"::(error|warning) ", line), f"line starts with '::': {line!r}"
+    return text
+
+
+def strings(value: Any) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from strings(v)
+
+
+def json_harmless(text: str) -> Any:
+    """Parses, re-encodes as strict UTF-8, and no decoded string holds a raw control character."""
+    doc = json.loads(text)
+    json.dumps(doc, ensure_ascii=False).encode("utf-8")  # strict: a lone surrogate raises
+    for s in strings(doc):
+        assert RAW.search(s.replace("\n", " ")) is None, repr(s)
+    return doc
+
+
+# ------------------------------------------------------------------ the sanitiser
+
+
+def test_sanitize_escapes_every_hostile_character() -> None:
+    out = sanitize(EVIL)
+    assert RAW.search(out) is None and "\n" not in out
+    assert out.startswith("\\x1b[2J")
+    assert sanitize("::add-mask::x") == "\\x3a:add-mask::x"
+    assert sanitize(" \u3000::x") == " \u3000\\x3a:x"
+    assert sanitize("a::b") == "a::b"
+    assert sanitize("\udcff\u202e\x85\x7f") == "\\udcff\\u202e\\x85\\x7f"
+    assert sanitize("caf\u00e9 \U0001f600 \\x") == "caf\u00e9 \U0001f600 \\x"  # kept: printable text, backslash
+    assert sanitize(sanitize(EVIL)) == sanitize(EVIL)
+    assert sanitize_lines("ok\n::x\n\x1b") == "ok\n\\x3a:x\n\\x1b"
+
+
+def _samples() -> list[str]:
+    import random
+
+    rnd = random.Random(12)
+    pool = [chr(c) for c in range(0x3100)] + [chr(c) for c in range(0xD800, 0xE000, 7)] + ["\ufeff", "\U0001f600", ":"]
+    out = [chr(c) for c in range(0x3100)] + [chr(c) for c in range(0xD800, 0xE000)]
+    out += ["::x", " ::x", "\u00a0\u2000\u3000::", "\t::x", "\ufeff:", "\udcff::", EVIL, ""]
+    out += ["".join(rnd.choice(pool) for _ in range(rnd.randrange(12))) for _ in range(3000)]
+    # A high then a low surrogate are two lone ones in Python, one character in JavaScript: not comparable
+    # (Python never holds such a pair: it decodes to the one character).
+    return [x for x in out if not re.search("[\ud800-\udbff][\udc00-\udfff]", x)]
+
+
+@needs("node")
+def test_typescript_sanitizer_escapes_exactly_like_python() -> None:
+    samples = _samples()
+    script = (
+        "import { sanitize } from " + json.dumps((ROOT / "typescript/dist/cli/sanitize.js").as_uri()) + ";"
+        "let s = ''; process.stdin.on('data', d => s += d); process.stdin.on('end', () => {"
+        "process.stdout.write(JSON.stringify(JSON.parse(s).map(sanitize))); });"
+    )
+    proc = subprocess.run(["node", "--input-type=module", "-e", script], input=json.dumps(samples).encode(),
+                          capture_output=True, check=True)
+    got = json.loads(proc.stdout)  # sanitised: ASCII escapes only, no lone surrogate left
+    want = [sanitize(s) for s in samples]
+    diff = [(s, g, w) for s, g, w in zip(samples, got, want, strict=True) if g != w]
+    assert not diff, diff[:5]
+
+
+# ------------------------------------------------------------------ validate
+
+
+def _line(payload: str) -> str:
+    return '{"timestamp":"' + TS + '","type":"model_msg","payload":' + payload + "}\n"
+
+
+EVIL_JSON = json.dumps(EVIL)  # JSON-escaped C0; bidi and C1 raw in the file
+EVIL_RAW = EVIL_JSON.replace("\\u202e", "\u202e").replace("\\u0085", "\x85").replace("\\u2028", "\u2028")
+LINES = [
+    _line('{"type":"text","role":"user","text":"hi",' + EVIL_RAW + ":1}"),  # an unknown key
+    _line('{"type":"text","role":"user","text":"hi","fidelity":{' + EVIL_JSON + ":1," + EVIL_JSON + ":2}}"),
+    _line('{"type":"text","role":' + EVIL_JSON + ',"text":' + EVIL_RAW + "}"),  # a bad value
+    _line('{"type":"text","role":"user","text":"\\udcff","\\udcff":1}'),  # lone surrogates
+    '{"timestamp":' + EVIL_JSON + ',"type":' + EVIL_JSON + "}\n",
+]
+
+
+@pytest.fixture(scope="module")
+def hostile_tree(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
+    d = tmp_path_factory.mktemp("hostile")
+    names = ["\x1b]0;title\x07\n::add-mask::f\u202e.jsonl", "::warning::x.jsonl", os.fsdecode(b"\xff\xfe\x85.jsonl")]
+    paths = []
+    for n in names:
+        p = d / n
+        p.write_text("".join(LINES), encoding="utf-8", errors="surrogateescape")
+        paths.append(str(p))
+    root = d / "root" / "2026-07-18"
+    root.mkdir(parents=True)
+    (root / (EVIL_NAME.replace("\n", "") + "_002.jsonl")).write_text("".join(LINES))
+    sse = d / ("sse\x1b[2J\n::error::x.sse")
+    sse.write_text(
+        "".join(f"event: server_event\ndata: {json.dumps({'type': t})}\n\n" for t in (EVIL, "::" + EVIL, "x" * 500))
+        + f"event: message\ndata: {LINES[0]}\n"
+        + f"event: {EVIL.replace(chr(10), '').replace(chr(13), '')}\ndata: {{}}\n\n"
+    )
+    # relative: a name then starts a report line (`::warning::x.jsonl:1: ...` would be a workflow command)
+    return d, [os.path.relpath(p, d) for p in (*paths, d / "root", d / ("missing" + EVIL_NAME))] + ["--sse", sse.name]
+
+
+def _validate(args: list[str], cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "omnimessage", "validate", *args], capture_output=True, timeout=120,
+                          cwd=cwd)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_validate_every_format_is_harmless(fmt: str, hostile_tree: tuple[Path, list[str]]) -> None:
+    d, args = hostile_tree
+    proc = _validate(["--format", fmt, "--profile", "stream", *args], d)
+    assert proc.returncode == 2, proc.stderr  # the missing input is unreadable
+    out = harmless(proc.stdout, workflow_commands=fmt == "github")
+    err = harmless(proc.stderr)
+    assert ("x1b]0;title" in out or fmt == "sarif") and "missing" in out + err  # the hostile names, escaped
+    if fmt in ("json", "sarif"):
+        doc = json_harmless(out)
+        if fmt == "json":
+            assert any("\\u202e" in s for s in strings(doc["findings"]))
+            assert doc["summary"]["server_events"]["count"] == 3
+    elif fmt == "junit":
+        ET.fromstring(proc.stdout)
+    elif fmt == "text":
+        assert "server events (not OmniMessages): 3" in out
+
+
+def test_validate_trace_profile_is_harmless(hostile_tree: tuple[Path, list[str]]) -> None:
+    d, args = hostile_tree
+    proc = _validate(["--format", "text", *args[: args.index("--sse")]], d)
+    out = harmless(proc.stdout)
+    harmless(proc.stderr)
+    assert "OM802" in out  # the session with a hostile id, its first file missing
+
+
+def test_progress_line_is_harmless() -> None:
+    buf = StringIO()
+    ticks = iter(range(0, 100, 1))
+    p = Progress(buf, 100, enabled=True, delay=0, clock=lambda: float(next(ticks)))
+    p.units = 1
+    p.unit("\x1b]52;c;eA==\x07\n::add-mask::p\u202e")
+    p.update(10)
+    p.close()
+    text = buf.getvalue().replace("\r\x1b[2K", "")  # the line's own redraw, not input
+    harmless(text.encode())
+    assert "\\x1b]52" in text
+
+
+# ------------------------------------------------------------------ canonicalize, both languages
+
+
+def _canon_runs(d: Path, hostile_file: Path) -> list[list[str]]:
+    missing, name = "::gone" + EVIL_NAME, hostile_file.name  # relative (run in d): names start the lines
+    return [[name], ["--check", name], ["--in-place", name], [missing]]
+
+
+@pytest.fixture
+def canon_file(tmp_path: Path) -> Path:
+    p = tmp_path / ("::c\x1b[1A\x1b[2K\n::add-mask::c\u202e\x85.jsonl")
+    p.write_text("".join(LINES) + _line('{"type":"text", "role":"user","text":"not canonical"}'))
+    return p
+
+
+def test_canonicalize_python_is_harmless(canon_file: Path) -> None:
+    for args in _canon_runs(canon_file.parent, canon_file):
+        proc = subprocess.run([sys.executable, "-m", "omnimessage", "canonicalize", *args], capture_output=True,
+                              cwd=canon_file.parent)
+        err = harmless(proc.stderr)
+        assert proc.returncode in (1, 2) and err, args
+        assert "\\x1b[1A" in err or "gone" in err
+
+
+def test_canonicalize_undecodable_name_is_harmless(tmp_path: Path) -> None:
+    p = tmp_path / os.fsdecode(b"\xff\x1b[2J.jsonl")
+    p.write_text("".join(LINES))
+    proc = subprocess.run([sys.executable, "-m", "omnimessage", "canonicalize", "--check", str(p)], capture_output=True)
+    err = harmless(proc.stderr)
+    assert "\\udcff\\x1b[2J" in err
+
+
+@needs("node")
+def test_canonicalize_typescript_is_harmless_and_says_what_python_says(canon_file: Path) -> None:
+    for args in _canon_runs(canon_file.parent, canon_file):
+        original = canon_file.read_bytes()
+        py = subprocess.run([sys.executable, "-m", "omnimessage", "canonicalize", *args], capture_output=True,
+                            cwd=canon_file.parent)
+        canon_file.write_bytes(original)
+        ts = subprocess.run(["node", str(TS_BIN), "canonicalize", *args], capture_output=True, cwd=canon_file.parent)
+        canon_file.write_bytes(original)
+        assert harmless(ts.stderr) == harmless(py.stderr), args
+        assert ts.returncode == py.returncode
+
+
+# ------------------------------------------------------------------ conformance: a hostile testee
+
+CASES = [
+    "roundtrip.request_begin.minimal",
+    "rejection.duplicate_key.payload-type",  # refused with a hostile category, pointer and message
+    "canonicalization.framing.spec-example",  # a required case skipped with a hostile reason
+    "rejection.duplicate_key.envelope-type",  # the testee exits, hostile stderr
+    "rejection.duplicate_key.after-unescaping",  # a restarted testee answers
+]
+
+
+def _conformance(tmp_path: Path, env: dict[str, str]) -> tuple[subprocess.CompletedProcess[bytes], Path, Path]:
+    junit, report = tmp_path / "c.xml", tmp_path / "c.json"
+    impl = f"{sys.executable} {BAD / 'hostile_strings.py'}"
+    argv = [sys.executable, "-m", "omnimessage", "conformance", "--impl", impl, "-v", "--junit", str(junit),
+            "--json", str(report), "--timeout", "20"]
+    for c in CASES:
+        argv += ["--case", c]
+    proc = subprocess.run(argv, capture_output=True, timeout=120, env={**os.environ, **env})
+    return proc, junit, report
+
+
+@pytest.mark.parametrize("no_hello", [False, True], ids=["answers", "dies-before-handshake"])
+def test_conformance_reports_are_harmless(tmp_path: Path, no_hello: bool) -> None:
+    proc, junit, report = _conformance(tmp_path, {"HOSTILE_NO_HELLO": "1"} if no_hello else {})
+    assert proc.returncode == 1, proc.stderr
+    out = harmless(proc.stdout) + harmless(proc.stderr)
+    ET.parse(junit)
+    harmless(junit.read_bytes())
+    doc = json_harmless(harmless(report.read_bytes()))
+    assert "\\x1b]52;c;" in out and "  | \\x3a:add-mask::stderr" in out
+    if no_hello:
+        assert "did not start" in out and doc["errors"]
+    else:
+        assert "testee: \\x3a:evil \\x1b[2J" in out
+        assert "\\x1b[2J" in json.dumps(doc["implementation"])
+        assert "exited with status 3" in out and "\\x3a:error::dying" in out
+
+
+def test_pytest_plugin_output_is_harmless(tmp_path: Path) -> None:
+    junit = tmp_path / "p.xml"
+    impl = f"{sys.executable} {BAD / 'hostile_strings.py'}"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-rA", "-v", "--omnimessage-impl", impl,
+         "--omnimessage-category", "truncated", f"--junitxml={junit}", "--omnimessage-timeout", "20"],
+        capture_output=True, cwd=tmp_path, timeout=120,
+    )
+    assert proc.returncode == 1, proc.stdout[-2000:]
+    out = harmless(proc.stdout) + harmless(proc.stderr)
+    assert "\\x1b]52;c;" in out and "exited with status 3" in out
+    ET.parse(junit)
+    harmless(junit.read_bytes())
