@@ -157,16 +157,19 @@ def test_live_producer(server: tuple[str, type[_Handler]], tmp_path: Path) -> No
     assert doc["summary"]["server_events"] == {"count": 1, "types": {"task_state": 1}}
 
 
-def test_live_producer_clean_and_content_type_note(server: tuple[str, type[_Handler]],
-                                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_live_producer_clean_and_content_type_error(server: tuple[str, type[_Handler]],
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
     url, handler = server
     handler.events = [sse_of(list(stream_lines(20_000, seed=8)))]
-    handler.content_type = "text/plain"
     handler.hold = 3.0
     rc = main(["--sse-url", url, "--duration", "1", "--no-progress"])
     out = capsys.readouterr().out
     assert rc == 0, out
-    assert "not text/event-stream" in out and "duration elapsed" in out
+    assert "duration elapsed" in out
+    handler.content_type = "text/plain"  # not an event stream: an error, not a note
+    rc = main(["--sse-url", url, "--duration", "1", "--no-progress"])
+    assert rc == 2
+    assert "not text/event-stream" in capsys.readouterr().err
 
 
 def test_live_producer_unreachable(capsys: pytest.CaptureFixture[str]) -> None:

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from .fixture import TORN, fx, trace
+from .fixture import TORN, fx, stream, trace
 
 
 def declare() -> None:
@@ -61,6 +61,14 @@ def declare() -> None:
     n = f.raw(b"")
     f.user("again")
     f.expect("OM006", n)
+    f = stream("OM007", "pass-128-child-sessions", "128 child sessions: as many as the validator keeps")
+    for i in range(128):
+        f.meta(sid=f"child-{i:03d}", origin=[f"child-{i:03d}"])
+    f = stream("OM007", "fail-129-child-sessions", "129 child sessions: the 129th shares the overflow session")
+    for i in range(128):
+        f.meta(sid=f"child-{i:03d}", origin=[f"child-{i:03d}"])
+    n = f.meta(sid="child-128", origin=["child-128"])
+    f.expect("OM007", n)
     f = trace("OM102", "fail-two-empty-lines", "two empty lines in a row: a heal writes its line feed and a record in one "
               "write, so neither is a heal's")
     f.user()

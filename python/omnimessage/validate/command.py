@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import math
 import os
 import sys
 import time
@@ -13,7 +14,9 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Final, TextIO
 
 from .._generated.models import DEFAULT_MAX_LINE_BYTES
+from .._sanitize import sanitize
 from .engine import Finding
+from .hints import profile_hint
 from .inputs import (
     FileUnit,
     Options,
@@ -27,6 +30,7 @@ from .inputs import (
     resolve_subagents,
     run_unit,
 )
+from .limit import DEFAULT_MAX_FINDINGS, FindingLimit
 from .output import FORMATS, Progress, Summary, make_reporter
 from .rules import GROUPS, RULES, select_rules
 
@@ -105,6 +109,9 @@ def configure(v: argparse.ArgumentParser) -> None:
     v.add_argument("--no-progress", action="store_true", help="never show the progress line")
     v.add_argument("--max-line-bytes", type=int, default=DEFAULT_MAX_LINE_BYTES, metavar="N",
                    help=f"longest line accepted, in bytes (default {DEFAULT_MAX_LINE_BYTES}; OM105 beyond)")
+    v.add_argument("--max-findings", type=int, default=DEFAULT_MAX_FINDINGS, metavar="N",
+                   help=f"report at most N findings per input, count the rest by rule (default "
+                        f"{DEFAULT_MAX_FINDINGS}; the summary counts them all)")
     v.add_argument("--list-rules", action="store_true", help="list the rules and exit")
     v.add_argument("--explain", metavar="RULE", help="explain one rule (id or name) and exit")
 
@@ -122,12 +129,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         return _run(args)
     except _Usage as exc:
-        sys.stderr.write(f"omnimessage validate: error: {exc}\n")
+        sys.stderr.write(f"omnimessage validate: error: {sanitize(str(exc))}\n")
         return EXIT_USAGE
     except (KeyboardInterrupt, BrokenPipeError):
         raise
     except Exception as exc:  # no traceback, whatever happens
-        sys.stderr.write(f"omnimessage validate: internal error: {exc.__class__.__name__}: {exc}\n")
+        sys.stderr.write(f"omnimessage validate: internal error: {exc.__class__.__name__}: {sanitize(str(exc))}\n")
         return EXIT_USAGE
 
 
@@ -197,8 +204,10 @@ def _run(args: argparse.Namespace) -> int:
         raise _Usage("--jobs must be >= 0")
     if args.max_line_bytes < 1:
         raise _Usage("--max-line-bytes must be >= 1")
-    if args.duration <= 0:
-        raise _Usage("--duration must be > 0")
+    if not math.isfinite(args.duration) or args.duration <= 0:
+        raise _Usage("--duration must be a finite number of seconds > 0")
+    if args.max_findings < 1:
+        raise _Usage("--max-findings must be >= 1")
     sse_only = not args.paths and (args.sse or args.sse_url)
     if (args.sse or args.sse_url) and args.profile == "trace":
         raise _Usage("--sse and --sse-url carry streams: they are validated with the stream profile")
@@ -208,7 +217,8 @@ def _run(args: argparse.Namespace) -> int:
         raise _Usage("standard input can be read only once")
     profile = args.profile or ("stream" if sse_only else "trace")
     opts = Options(profile=profile, legacy=args.legacy, lenient=args.lenient, truncated=args.truncated,
-                   canonical="OM114" not in ignored, max_line_bytes=args.max_line_bytes)
+                   canonical="OM114" not in ignored, max_line_bytes=args.max_line_bytes,
+                   max_findings=args.max_findings, ignored=frozenset(ignored))
 
     units, roots, problems = discover(list(args.paths), profile)
     for s in args.sse:
@@ -233,22 +243,36 @@ def _run(args: argparse.Namespace) -> int:
         progress = Progress(sys.stderr, total, enabled=stderr_tty and not args.no_progress)
         progress.units = len(units)
 
+        limit = FindingLimit(args.max_findings)  # of the input being reported
+
         def sink(f: Finding) -> None:
             if f.rule in ignored:
                 return
+            summary.count(f)
+            if not limit.admit(f):
+                return
             if progress.shown:
                 progress.close()
-            summary.count(f)
             reporter.finding(f)
 
         def collect(unit: Unit, res: UnitResult, streamed: bool) -> None:
             if not streamed:
                 for f in res.findings:
                     sink(f)
+                for (rule, severity), n in res.beyond.items():  # counted by the worker
+                    summary.by_rule[(rule, severity)] += n
+                    if severity == "error":
+                        summary.errors += n
+                    else:
+                        summary.warnings += n
+                    limit.beyond[(rule, severity)] += n
             root = root_of.get(getattr(unit, "root", ""))
             if root is not None and res.subagents:
                 for f in resolve_subagents(root, res.subagents):
                     sink(f)
+            if limit.beyond:
+                summary.notes.append(f"{res.name}: {limit.note()}")
+            limit.reset()
             summary.inputs += 1
             summary.files += res.files
             summary.lines += res.lines
@@ -276,10 +300,11 @@ def _run(args: argparse.Namespace) -> int:
         finally:
             progress.close()
         summary.seconds = time.monotonic() - started
+        summary.notes.extend(profile_hint(args.profile, (r for r, _ in summary.by_rule)))
         reporter.end(summary)
     if summary.failures:
         for fail in summary.failures:
-            sys.stderr.write(f"omnimessage validate: {fail}\n")
+            sys.stderr.write(f"omnimessage validate: {sanitize(fail)}\n")
         return EXIT_USAGE
     return EXIT_ERRORS if summary.errors else EXIT_OK
 

@@ -48,7 +48,9 @@ class Context:
         self.window = window  # how many answered call ids a session remembers
         self.trace = profile == "trace"
         self.main = Session()
-        self.children: dict[tuple[str, ...], Session] = {}
+        self.children: dict[tuple[str, ...], Session] = {}  # at most MAX_CHILD_SESSIONS (state.py)
+        self.overflow: Session | None = None  # the session of every child chain past MAX_CHILD_SESSIONS
+        self.capped: dict[str, int] = {}  # what went beyond a cap (OM007): how many times
         self._pending: list[Finding] = []
         self.line = 0
         self.repaired = False  # the message was repaired after a refusal: no findings about its values
@@ -75,8 +77,17 @@ class Context:
             Finding(rule_id, severity or RULES[rule_id].severity, message, self.source, line, pointer)
         )
 
+    def cap_reached(self, what: str, line: int, message: str) -> None:
+        """OM007 once per kind of state (`what`) and input: a cap on open state was reached; what goes
+        beyond it is counted (`capped`), not kept."""
+        n = self.capped.get(what, 0)
+        self.capped[what] = n + 1
+        if not n:
+            self.emit("OM007", line, message)
+
     def sessions(self) -> list[Session]:
-        return [self.main, *self.children.values()]
+        extra = [] if self.overflow is None else [self.overflow]
+        return [self.main, *self.children.values(), *extra]
 
     def restart(self) -> None:
         """The producer restarted here (a crash heal in a trace, a new SSE epoch): what it had in flight

@@ -8,7 +8,17 @@ from __future__ import annotations
 
 import sys
 
+from .engine import CLOSED_WINDOW
+from .limit import DEFAULT_MAX_FINDINGS
 from .rules import GROUPS, RULES
+from .state import (
+    MAX_CHILD_SESSIONS,
+    MAX_OPEN_CALLS,
+    MAX_OPEN_SEGMENTS,
+    MAX_SERVER_EVENT_TYPES,
+    SEGMENT_FRAGMENTS,
+    SEGMENT_PREFIX,
+)
 
 __all__ = ["render"]
 
@@ -33,6 +43,14 @@ additive fields and types as warnings (OM115, OM116 instead of OM111/OM112 error
 fragments left open at the end of the input as warnings; `--ignore` / `--select` filter rules by
 id, id prefix or name; `--explain RULE` prints a rule's entry.
 
+Bounds: whatever the input, the validator's memory is bounded by caps on its open state, each
+given once as an OM007 warning when reached, then counted only: {segments} open streaming segments
+per session (each keeps its first {prefix} characters or {fragments} fragments, then a digest: its
+length and a hash), {calls:,} tool calls awaiting their output per session, {children} child
+sessions, {events} `server_event` types, {window:,} answered call ids per session. A report lists
+at most `--max-findings` findings per input (default {findings:,}) and counts the rest by rule;
+`--duration` bounds a `--sse-url` run, the wait for its headers included.
+
 """
 
 
@@ -41,7 +59,11 @@ def _profiles(p: frozenset[str]) -> str:
 
 
 def render() -> str:
-    out = [HEADER]
+    out = [HEADER.format(
+        segments=MAX_OPEN_SEGMENTS, prefix=SEGMENT_PREFIX, fragments=SEGMENT_FRAGMENTS, calls=MAX_OPEN_CALLS,
+        children=MAX_CHILD_SESSIONS, events=MAX_SERVER_EVENT_TYPES, window=CLOSED_WINDOW,
+        findings=DEFAULT_MAX_FINDINGS,
+    )]
     out.append("| id | name | severity | profiles | checks |\n| --- | --- | --- | --- | --- |\n")
     for r in RULES.values():
         link = f"[{r.id}](#{r.id.lower()})"

@@ -20,6 +20,8 @@ from typing import BinaryIO, Final
 from .._generated.models import DEFAULT_MAX_LINE_BYTES
 from ..reader import iter_lines
 from .engine import Finding, Validator
+from .hints import missing_input, refuse_compressed
+from .limit import DEFAULT_MAX_FINDINGS, FindingLimit
 from .rules import RULES
 from .sse import LiveStream, SseResult, file_chunks, iter_lines_bytes, validate_sse
 
@@ -53,6 +55,10 @@ class Options:
     truncated: bool = False
     canonical: bool = True
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES
+    max_findings: int = DEFAULT_MAX_FINDINGS
+    """Findings a result holds (`run_unit` without a sink); the rest are counted in `beyond`."""
+    ignored: frozenset[str] = frozenset()
+    """Rules whose findings a result does not hold (nor count)."""
 
     def validator(self, source: str, *, collect_subagents: bool = False, profile: str | None = None,
                   truncated: bool | None = None) -> Validator:
@@ -154,6 +160,8 @@ class UnitResult:
     files: int = 0
     subagents: list[tuple[str, str, int]] = field(default_factory=list)
     server_events: Counter[str] = field(default_factory=Counter)
+    beyond: Counter[tuple[str, str]] = field(default_factory=Counter)
+    """Findings not held in `findings` past `Options.max_findings`, per (rule, severity)."""
     failure: str = ""
     """Why the input could not be read (the unit then counts as a usage error)."""
     note: str = ""
@@ -226,7 +234,7 @@ def discover(paths: list[str], profile: str) -> tuple[list[Unit], list[Root], li
         elif os.path.exists(p):
             units.append(FileUnit(p))
         else:
-            problems.append(f"{p}: no such file or directory")
+            problems.append(missing_input(p))
     return units, roots, problems
 
 
@@ -253,7 +261,7 @@ def _lines(fh: BinaryIO, v: Validator, sink: Sink, max_line_bytes: int, progress
 def run_unit(unit: Unit, opts: Options, sink: Sink | None = None, progress: Progress | None = None) -> UnitResult:
     """Validate one unit; findings go to `sink` as they are found (or into the result)."""
     res = UnitResult(unit.name)
-    out: Sink = sink if sink is not None else res.findings.append
+    out: Sink = sink if sink is not None else _holder(opts, res)
     try:
         if isinstance(unit, FileUnit):
             _run_file(unit, opts, out, res, progress)
@@ -272,6 +280,19 @@ def run_unit(unit: Unit, opts: Options, sink: Sink | None = None, progress: Prog
     return res
 
 
+def _holder(opts: Options, res: UnitResult) -> Sink:
+    """A sink keeping the first `opts.max_findings` findings in `res.findings`, counting the rest."""
+    limit = FindingLimit(opts.max_findings)
+    limit.beyond = res.beyond
+    ignored = opts.ignored
+
+    def hold(f: Finding) -> None:
+        if f.rule not in ignored and limit.admit(f):
+            res.findings.append(f)
+
+    return hold
+
+
 def _finish(v: Validator, out: Sink, res: UnitResult) -> None:
     for f in v.finish():
         out(f)
@@ -283,6 +304,7 @@ def _finish(v: Validator, out: Sink, res: UnitResult) -> None:
 
 def _run_file(unit: FileUnit, opts: Options, out: Sink, res: UnitResult, progress: Progress | None) -> None:
     v = opts.validator(unit.path, collect_subagents=unit.layout_warning)
+    refuse_compressed(unit.path)
     with open(unit.path, "rb") as fh:
         if unit.layout_warning and opts.profile == "trace":
             out(Finding("OM801", RULES["OM801"].severity,
@@ -374,7 +396,9 @@ def _run_url(unit: SseUrlUnit, opts: Options, out: Sink, res: UnitResult) -> Non
         res.failure = f"{unit.url}: HTTP {live.status} (expected 200 with text/event-stream)"
         return
     if not live.content_type.lower().startswith("text/event-stream"):
-        res.note = f"Content-Type is {live.content_type!r}, not text/event-stream; read as an event stream anyway"
+        live.close()
+        res.failure = f"{unit.url}: Content-Type is {live.content_type[:80]!r}, not text/event-stream"
+        return
     # A capture cut on purpose: unclosed fragments and a last partial event are not errors.
     v = opts.validator(unit.url, profile="stream", truncated=True)
     counted = 0

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Final, Literal
 
 from .._generated.models import REJECTION_RULES
+from .state import MAX_CHILD_SESSIONS, MAX_OPEN_CALLS, MAX_OPEN_SEGMENTS, MAX_SERVER_EVENT_TYPES
 
 __all__ = ["BOTH", "GROUPS", "PROFILES", "RULES", "STREAM", "TRACE", "Rule", "Severity", "rule", "select_rules"]
 
@@ -115,6 +116,17 @@ _RULE_LIST: list[Rule] = [
        writer restarted there.""",
        """Nothing to fix; a writer can avoid the spurious heal by checking whether the file ends with a line
        feed before it heals."""),
+    _r("OM007", "state-cap-reached", "warning", BOTH, "the input opens more state than the validator keeps",
+       f"""The validator keeps the open state of an input (streaming segments awaiting their stop and complete
+       message, tool calls awaiting their output, child sessions, distinct `server_event` types) within
+       documented caps, so that a hostile or broken producer cannot make it grow without bound:
+       {MAX_OPEN_SEGMENTS} open segments per session, {MAX_OPEN_CALLS:,} unanswered calls per session,
+       {MAX_CHILD_SESSIONS} child sessions, {MAX_SERVER_EVENT_TYPES} `server_event` types
+       (`omnimessage.validate.state`). Past a cap this warning is given once per kind, and what goes beyond
+       it is counted, not checked: findings that depend on it (an output for a call not tracked, a delta of a
+       segment not tracked) are not reported.""",
+       """A real producer stays far below these caps: check for a producer that never closes segments,
+       never answers calls, or invents a new origin chain or event type per message."""),
     # --- OM1xx schema ----------------------------------------------------------------------
     *(_r(rid, name, "error", BOTH, summary, expl + f" (Rejection category `{cat}`.)", hint)
       for rid, cat, name, summary, expl, hint in _SCHEMA),

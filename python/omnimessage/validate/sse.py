@@ -26,9 +26,11 @@ import msgspec
 
 from .engine import Finding, Validator
 from .rules import RULES
+from .state import MAX_SERVER_EVENT_TYPES
 
 __all__ = [
-    "MAX_NOTED_LINES", "SseEvent", "SseResult", "iter_events", "iter_lines_bytes", "open_url_lines", "validate_sse",
+    "MAX_NOTED_LINES", "MAX_SERVER_EVENT_TYPES", "SseEvent", "SseResult", "iter_events", "iter_lines_bytes",
+    "open_url_lines", "validate_sse",
 ]
 
 _ID: Final = re.compile(rb"([\x21-\x7e]{1,64})-([0-9]{1,19})\Z")
@@ -65,6 +67,8 @@ class SseResult:
     resyncs: list[int] = field(default_factory=list)
     """Lines of `resync_required` server events (the streaming state was reset there; the first
     `MAX_NOTED_LINES`)."""
+    other_kinds: int = 0
+    """`server_event`s of types beyond `MAX_SERVER_EVENT_TYPES` (counted as `<other>`)."""
     epochs: list[int] = field(default_factory=list)
     """Lines of event ids whose epoch differs from the previous id's: a new channel (server restart or
     channel recreated), where the streaming state was reset as for a resync (the first `MAX_NOTED_LINES`)."""
@@ -244,6 +248,12 @@ def validate_sse(
             if not isinstance(kind, str):
                 emit("OM905", ev.data_line, "server_event data is not a JSON object with a string type")
                 kind = "<invalid>"
+            if kind not in result.server_events and len(result.server_events) >= MAX_SERVER_EVENT_TYPES:
+                if not result.other_kinds:
+                    emit("OM007", ev.data_line, f"more than {MAX_SERVER_EVENT_TYPES} server_event types; further "
+                                                "ones are counted together as <other>")
+                result.other_kinds += 1
+                kind = "<other>"
             result.server_events[kind] += 1
             if kind == "resync_required":
                 validator.discontinuity()
@@ -279,14 +289,31 @@ class LiveStream:
         self.duration = duration
         self.deadline = time.monotonic() + duration
         cls = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-        self.conn = cls(parts.hostname, parts.port, timeout=timeout)
+        self.conn = cls(parts.hostname, parts.port, timeout=min(timeout, duration))
         path = parts.path or "/"
         if parts.query:
             path += "?" + parts.query
-        self.conn.request("GET", path, headers={"Accept": "text/event-stream", "Cache-Control": "no-cache"})
-        # kept: http.client forgets the socket of a response that closes the connection
-        self.sock: socket.socket | None = self.conn.sock
-        self.resp = self.conn.getresponse()
+        self._thread = threading.Thread(target=self._pump, daemon=True)
+        self.sock: socket.socket | None = None
+        # The duration bounds everything, the wait for the headers included: at the deadline a timer
+        # shuts the socket down (a server trickling header bytes would outlive any per-read timeout).
+        self._timer = threading.Timer(duration, self._expire)
+        self._timer.daemon = True
+        self._timer.start()
+        try:
+            self.conn.connect()
+            # kept: http.client forgets the socket of a response that closes the connection
+            self.sock = self.conn.sock
+            self.conn.request("GET", path, headers={"Accept": "text/event-stream", "Cache-Control": "no-cache"})
+            self.resp = self.conn.getresponse()
+            if time.monotonic() >= self.deadline:  # the timer cut the headers short: they are not complete
+                raise TimeoutError
+        except BaseException:
+            self._timer.cancel()
+            self.conn.close()
+            if time.monotonic() >= self.deadline:
+                raise TimeoutError(f"no response headers within the {duration:g} s duration") from None
+            raise
         if self.sock is not None:
             self.sock.settimeout(None)  # heartbeats come every 20 s; the deadline ends reading
         self._stop = threading.Event()
@@ -294,14 +321,23 @@ class LiveStream:
         self.content_type = self.resp.getheader("Content-Type", "") or ""
         self.ended = ""
         self._q: queue.Queue[bytes | None] = queue.Queue(maxsize=256)
-        self._thread = threading.Thread(target=self._pump, daemon=True)
+
+    def _elapsed(self) -> str:
+        return f"the {self.duration:g} s duration elapsed"
+
+    def _expire(self) -> None:
+        sock = self.sock
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
 
     def _pump(self) -> None:
         try:
             while not self._stop.is_set():
                 chunk = self.resp.read1(1 << 16)
                 if not chunk:
-                    self.ended = self.ended or "the server closed the stream"
+                    self.ended = self.ended or (self._elapsed() if time.monotonic() >= self.deadline
+                                                else "the server closed the stream")
                     break
                 while True:
                     try:
@@ -311,7 +347,8 @@ class LiveStream:
                         if time.monotonic() >= self.deadline:
                             return
         except (OSError, http.client.HTTPException, ValueError) as exc:
-            self.ended = self.ended or f"the connection ended ({exc.__class__.__name__})"
+            self.ended = self.ended or (self._elapsed() if time.monotonic() >= self.deadline
+                                        else f"the connection ended ({exc.__class__.__name__})")
         finally:
             with contextlib.suppress(queue.Full):
                 self._q.put_nowait(None)
@@ -322,7 +359,7 @@ class LiveStream:
             while True:
                 left = self.deadline - time.monotonic()
                 if left <= 0:
-                    self.ended = self.ended or f"the {self.duration:g} s duration elapsed"
+                    self.ended = self.ended or self._elapsed()
                     return
                 try:
                     chunk = self._q.get(timeout=min(left, 0.5))
@@ -336,12 +373,11 @@ class LiveStream:
 
     def close(self) -> None:
         self._stop.set()
-        sock = self.sock
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
+        self._timer.cancel()
+        self._expire()
         self.conn.close()
-        self._thread.join(timeout=2)
+        if self._thread.ident is not None:  # never started when the response was refused
+            self._thread.join(timeout=2)
 
 
 def open_url_lines(live: LiveStream, max_line_bytes: int) -> Iterator[bytes | None]:

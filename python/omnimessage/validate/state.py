@@ -4,28 +4,103 @@
 from __future__ import annotations
 
 from collections import OrderedDict
+from hashlib import blake2b
+from typing import Final
 
 from msgspec import Struct
 
-__all__ = ["Call", "Key", "Segment", "Session"]
+from .._utf16 import join_fragments
+
+__all__ = [
+    "MAX_CHILD_SESSIONS", "MAX_OPEN_CALLS", "MAX_OPEN_SEGMENTS", "MAX_SERVER_EVENT_TYPES", "SEGMENT_FRAGMENTS",
+    "SEGMENT_PREFIX", "Call", "Key", "Segment", "Session",
+]
+
+SEGMENT_PREFIX: Final = 2048
+"""How many characters of a segment's joined fragments are kept verbatim. Beyond it (or beyond
+`SEGMENT_FRAGMENTS` fragments) a segment keeps only a digest: its length and a running hash of its
+UTF-16 code units, so an endless segment costs constant memory; OM305 then names the first
+difference when it lies within the prefix, else the lengths."""
+SEGMENT_FRAGMENTS: Final = 256
+"""How many fragments a segment keeps before it keeps a digest instead (see `SEGMENT_PREFIX`)."""
+MAX_OPEN_SEGMENTS: Final = 128
+"""Open streaming segments (started or stopped, awaiting their complete message) per session; past
+it one OM007, and further segments are not tracked."""
+MAX_OPEN_CALLS: Final = 10_000
+"""Tool calls awaiting their output per session; past it one OM007, and further calls are not tracked
+(nor are outputs that answer no tracked call reported)."""
+MAX_SERVER_EVENT_TYPES: Final = 64
+"""Distinct `server_event` types an SSE result counts by name; past it one OM007, and further types
+are counted together under `<other>`."""
+MAX_CHILD_SESSIONS: Final = 128
+"""Child sessions (distinct `origin` chains) per input; past it one OM007, and the messages of further
+chains share one overflow session."""
 
 Key = tuple[type[Struct], "str | None"]
 """A streaming segment: (its partial payload class, its tool_call_id or None)."""
 
 
 class Segment:
-    """One streaming segment: its fragments since `start`, and what the complete message is checked against."""
+    """One streaming segment: its fragments since `start` (a bounded digest of them once they are many),
+    and what the complete message is checked against."""
 
-    __slots__ = ("images", "images_line", "line", "name", "parts", "stop_line", "tainted")
+    __slots__ = (
+        "chars", "digest", "high", "images", "images_line", "line", "name", "parts", "prefix", "size", "stop_line",
+        "tainted", "units",
+    )
 
     def __init__(self, line: int, tainted: bool = False) -> None:
         self.line = line
-        self.parts: list[str] = []
+        self.parts: list[str] = []  # the fragments (with a digest: those not hashed yet)
+        self.size = 0  # characters in `parts`
+        self.digest: blake2b | None = None  # the running hash of the joined UTF-16-LE code units
+        self.prefix = ""  # the first SEGMENT_PREFIX code points of the fragments (with a digest)
+        self.units = 0  # UTF-16 code units hashed
+        self.chars = 0  # characters of the joined fragments (split surrogate pairs joined up)
+        self.high = False  # the text hashed so far ends with a high surrogate
         self.name: str | None = None
         self.images: list[str] | None = None
         self.images_line = 0
         self.stop_line = 0
         self.tainted = tainted  # opened without a start: its fragments are not compared
+
+    def add(self, fragment: str) -> None:
+        """Append a fragment: kept while the segment is small; past that, hashed (a few at a time)."""
+        self.parts.append(fragment)
+        self.size += len(fragment)
+        if self.size > SEGMENT_PREFIX or len(self.parts) > SEGMENT_FRAGMENTS:
+            self.flush()
+
+    def flush(self) -> None:
+        """Keep a digest from now on, and hash the fragments held so far into it."""
+        if self.digest is None:
+            self.digest = blake2b(digest_size=16)
+        text = "".join(self.parts)
+        self.parts = []
+        self.size = 0
+        if not text:
+            return
+        if len(self.prefix) < SEGMENT_PREFIX:  # as given: pairs split across fragments are joined when read
+            self.prefix += text[: SEGMENT_PREFIX - len(self.prefix)]
+        # UTF-16-LE with surrogatepass concatenates like the joined string: a pair split across two
+        # fragments hashes as the pair.
+        data = text.encode("utf-16-le", "surrogatepass")
+        self.digest.update(data)
+        self.units += len(data) // 2
+        n = len(text)
+        if not text.isascii():
+            try:
+                text.encode("utf-8")
+            except UnicodeEncodeError:  # surrogates: count the characters they join into
+                n = len(data.decode("utf-16-le", "surrogatepass"))
+                if self.high and 0xDC00 <= ord(text[0]) <= 0xDFFF:
+                    n -= 1
+        self.chars += n
+        self.high = 0xD800 <= ord(text[-1]) <= 0xDBFF
+
+    def joined_prefix(self) -> str:
+        """The first characters of the joined fragments (at most SEGMENT_PREFIX code points kept)."""
+        return join_fragments((self.prefix,))
 
 
 class Call:
@@ -44,8 +119,8 @@ class Session:
     """The state of one session of the input: the main one, or a child (by `origin` chain)."""
 
     __slots__ = (
-        "awaiting", "calls", "closed", "comp", "expect", "label", "mcp", "req", "segs", "ts", "ts_line", "usage",
-        "usage_reported",
+        "awaiting", "calls", "closed", "comp", "dropped_calls", "dropped_segs", "expect", "label", "mcp", "req",
+        "segs", "ts", "ts_line", "usage", "usage_reported",
     )
 
     def __init__(self, label: str = "") -> None:
@@ -54,6 +129,8 @@ class Session:
         self.awaiting: dict[Key, Segment] = {}  # stopped segments awaiting their complete message
         self.expect: tuple[Key, int] | None = None  # the segment whose complete message must come next
         self.calls: dict[str, Call] = {}
+        self.dropped_segs = 0  # segments not tracked past MAX_OPEN_SEGMENTS
+        self.dropped_calls = 0  # calls not tracked past MAX_OPEN_CALLS
         self.closed: OrderedDict[str, int] = OrderedDict()  # answered call id -> line of its output
         self.req = 0  # line of the open request_begin
         self.usage = 0  # line of the open request's token_usage

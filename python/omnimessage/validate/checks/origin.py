@@ -8,7 +8,7 @@ from typing import Final
 
 from ..._generated.models import UNSET, Message, SessionMetaMessage, SessionMetaPayload, SubagentPayload
 from ..context import Context
-from ..state import Session
+from ..state import MAX_CHILD_SESSIONS, Session
 from ..wording import describe, short
 
 __all__ = ["child", "meta_session_id", "subagent", "unsafe_id"]
@@ -22,6 +22,12 @@ def child(ctx: Context, msg: Message, origin: list[str], line: int) -> Session:
     OM204 (no origin in a trace), OM604 (a forwarded session_meta names its chain's last session)."""
     key = tuple(origin)
     s = ctx.children.get(key)
+    if s is None and len(ctx.children) >= MAX_CHILD_SESSIONS:
+        ctx.cap_reached("children", line, f"more than {MAX_CHILD_SESSIONS} child sessions (origin chains); the "
+                                          "messages of further ones share one session")
+        if ctx.overflow is None:
+            ctx.overflow = Session(" (child sessions beyond the cap)")
+        return ctx.overflow
     if s is None:
         s = ctx.children[key] = Session(f" (child session {'/'.join(short(i, 60) for i in origin)})")
         for i, sid in enumerate(origin):

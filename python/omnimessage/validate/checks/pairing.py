@@ -20,7 +20,7 @@ from ..._generated.models import (
     ToolCallPayload,
 )
 from ..context import Context
-from ..state import Call, Session
+from ..state import MAX_OPEN_CALLS, Call, Session
 
 __all__ = [
     "answer", "approval", "assistant_output", "assistant_role_output", "call", "compaction_begin",
@@ -53,6 +53,11 @@ def call(ctx: Context, s: Session, p: ToolCallPayload, line: int, msg: Message) 
     elif tid in s.closed:
         ctx.emit("OM403", line, f"tool_call_id {tid!r} is already used by an answered call{s.label}",
                  "/payload/tool_call_id")
+    if old is None and len(s.calls) >= MAX_OPEN_CALLS:
+        s.dropped_calls += 1
+        ctx.cap_reached("calls", line, f"more than {MAX_OPEN_CALLS} tool calls await their output{s.label}; "
+                                       "further calls are not tracked")
+        return
     s.calls[tid] = Call(line)
 
 
@@ -65,7 +70,7 @@ def answer(ctx: Context, s: Session, p: ToolCallOutputPayload, line: int, msg: M
         if first is not None:
             ctx.emit("OM402", line, f"a second complete output for call {tid!r} (the first is on line {first})"
                                     f"{s.label}", "/payload/tool_call_id")
-        else:
+        elif not s.dropped_calls:  # (past the cap, perhaps a call not tracked)
             ctx.emit("OM401", line, f"output for {tid!r}, which no earlier tool_call has{s.label}",
                      "/payload/tool_call_id")
         return
@@ -87,7 +92,7 @@ def approval(ctx: Context, s: Session, p: ApprovalDecisionPayload, line: int, ms
         if tid in s.closed:
             ctx.emit("OM404", line, f"approval_decision for {tid!r} after the call's output (line "
                                     f"{s.closed[tid]}){s.label}", "/payload/tool_call_id")
-        else:
+        elif not s.dropped_calls:
             ctx.emit("OM404", line, f"approval_decision for {tid!r}, which no earlier tool_call has{s.label}",
                      "/payload/tool_call_id")
         return

@@ -8,6 +8,7 @@ Which partial streams which complete payload, and through which field, is the sc
 from __future__ import annotations
 
 import typing
+from hashlib import blake2b
 from typing import Final
 
 from ..._generated.models import (
@@ -27,7 +28,7 @@ from ..._generated.models import (
 from ..._utf16 import join_fragments
 from ..context import Context
 from ..rules import Severity
-from ..state import Key, Segment, Session
+from ..state import MAX_OPEN_SEGMENTS, SEGMENT_PREFIX, Key, Segment, Session
 from ..wording import COMPLETE_NAMES, PART_NAMES, first_diff, short, what
 from . import values
 from .pairing import assistant_output
@@ -113,17 +114,23 @@ def _segment(ctx: Context, s: Session, key: Key, event_type: str, line: int, fra
         if late is not None:
             ctx.emit("OM303", line, f"start of {what(key)} before the complete message of the "
                                     f"segment stopped on line {late.stop_line}{s.label}")
+        if old is None and _full(ctx, s, line):
+            return Segment(line, tainted=True)  # not tracked
         seg = s.segs[key] = Segment(line)
     else:
         got = s.segs.get(key)
+        if got is None and s.dropped_segs:
+            return Segment(line, tainted=True)  # perhaps a segment not tracked past the cap: counted only
         if got is None:
+            if _full(ctx, s, line):
+                return Segment(line, tainted=True)
             was = s.awaiting.get(key)
             after = f" (the last one stopped on line {was.stop_line})" if was is not None else ""
             ctx.emit("OM301", line, f"{event_type} of {what(key)} with no open segment{after}{s.label}")
             seg = s.segs[key] = Segment(line, tainted=True)
         else:
             seg = got
-    seg.parts.append(fragment)
+    seg.add(fragment)
     if event_type == "stop":
         del s.segs[key]
         seg.stop_line = line
@@ -134,6 +141,16 @@ def _segment(ctx: Context, s: Session, key: Key, event_type: str, line: int, fra
         s.awaiting[key] = seg
         s.expect = (key, line)
     return seg
+
+
+def _full(ctx: Context, s: Session, line: int) -> bool:
+    """OM007: a session holds at most MAX_OPEN_SEGMENTS open segments; past it they are counted only."""
+    if len(s.segs) + len(s.awaiting) < MAX_OPEN_SEGMENTS:
+        return False
+    s.dropped_segs += 1
+    ctx.cap_reached("segments", line, f"more than {MAX_OPEN_SEGMENTS} streaming segments open at once{s.label}; "
+                                      "further segments are not checked")
+    return True
 
 
 def _streamed_key(p: object) -> Key | None:
@@ -168,16 +185,7 @@ def complete(ctx: Context, s: Session, p: Complete, line: int, msg: Message) -> 
     if seg.tainted:
         return
     full: str = getattr(p, field)
-    joined = join_fragments(seg.parts)
-    if joined != full:
-        i = first_diff(joined, full)
-        ctx.emit(
-            "OM305", line,
-            f"the fragments of lines {seg.line}-{seg.stop_line} join to {len(joined)} characters, the "
-            f"complete {field} has {len(full)}; they differ from character {i} "
-            f"({short(joined[i:i + 20], 30)} vs {short(full[i:i + 20], 30)})",
-            f"/payload/{field}",
-        )
+    _joined(ctx, seg, full, field, line)
     if type(p) is ToolCallPayload:
         if seg.name is not None and seg.name != p.name:
             ctx.emit("OM306", line, f"the complete tool_call names {p.name!r}, its fragments {seg.name!r}",
@@ -188,6 +196,32 @@ def complete(ctx: Context, s: Session, p: Complete, line: int, msg: Message) -> 
         if streamed != final:
             ctx.emit("OM307", line, f"the complete output carries {len(final)} image(s), its fragments "
                                     f"{len(streamed)} (or different ones)", "/payload/images")
+
+
+def _joined(ctx: Context, seg: Segment, full: str, field: str, line: int) -> None:
+    """OM305: the complete field equals the fragments joined (kept, or hashed past SEGMENT_PREFIX)."""
+    if seg.digest is None:
+        joined = join_fragments(seg.parts)
+        if joined == full:
+            return
+        chars = len(joined)
+    else:
+        seg.flush()
+        data = full.encode("utf-16-le", "surrogatepass")
+        if len(data) // 2 == seg.units and blake2b(data, digest_size=16).digest() == seg.digest.digest():
+            return
+        joined, chars = seg.joined_prefix(), seg.chars
+    i = first_diff(joined, full)
+    where = f"/payload/{field}"
+    head = f"the fragments of lines {seg.line}-{seg.stop_line} join to {chars} characters, the complete {field} " \
+           f"has {len(full)}"
+    # with a digest, the last character kept may be half of a pair: a difference counts before it only
+    if seg.digest is None or i + 20 < len(joined) - 1:
+        ctx.emit("OM305", line, f"{head}; they differ from character {i} "
+                                f"({short(joined[i:i + 20], 30)} vs {short(full[i:i + 20], 30)})", where)
+    else:
+        ctx.emit("OM305", line, f"{head}; the first {len(joined) - 21} characters agree, they differ beyond "
+                                f"(the segment keeps only a digest past its first {SEGMENT_PREFIX})", where)
 
 
 def expectation(ctx: Context, s: Session, p: object, line: int) -> None:
