@@ -15,6 +15,7 @@ from .rejection_syntax import generate_syntax_rejections
 from .rejection_values import generate_value_rejections
 from .roundtrip import generate_roundtrip
 from .schema_facts import SCHEMA, SUITE_VERSION
+from .third_party import generate_third_party
 from .verbatim import generate_verbatim
 
 
@@ -29,6 +30,7 @@ def build() -> tuple[dict[str, bytes], bytes]:
     generate_lenient()
     generate_hostile()
     tag_existing_hostile()
+    generate_third_party()
     groups = {
         "roundtrip": {
             "spec": "2",

@@ -9,8 +9,13 @@ suite misses a mistake a real implementation could make.
 The mutants are grouped by family: :mod:`.fields` (order, presence, invented defaults),
 :mod:`.spelling` (escapes and numbers spelt another way), :mod:`.verbatim` (verbatim values not
 kept byte for byte), :mod:`.lax` (refused lines accepted), :mod:`.refusals` (kept lines refused,
-or refused with another category or pointer); :mod:`.registry` names them all, :mod:`.check`
-runs them.
+or refused with another category or pointer). The mistakes third parties make (issue 13):
+:mod:`.timestamps` and :mod:`.typed_fields` (a string field typed and written back another way),
+:mod:`.encoders` (other encoders' escapes, "omit empty"), :mod:`.keys` (names matched loosely),
+:mod:`.nulls` (`null` against absent), :mod:`.pointers` (RFC 6901 escaping), :mod:`.precedence`
+(two defects in one line), :mod:`.limits`, :mod:`.torn` (torn lines with other defects),
+:mod:`.floats` (the double's edges), :mod:`.validator_rules` (section 8's rules in a decoder),
+:mod:`.lenient_modes`. :mod:`.registry` names them all, :mod:`.check` runs them.
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from typing import TextIO
 
 from ..outcomes import FAILED, PASSED, XPASS
 from ..run import run_cases
-from ..suite import Suite
+from ..suite import Case, Suite
 from .registry import MUTANTS
 
 __all__ = ["MutantResult", "MutationReport", "run_mutation_check"]
@@ -42,28 +42,38 @@ class MutationReport:
 
 
 def run_mutation_check(
-    suite: Suite, *, names: list[str] | None = None, timeout: float = 10.0, out: TextIO | None = None, workers: int = 2
+    suite: Suite,
+    *,
+    names: list[str] | None = None,
+    timeout: float = 10.0,
+    out: TextIO | None = None,
+    workers: int = 2,
+    cases: list[Case] | None = None,
 ) -> MutationReport:
-    """Run every mutant through the runner; a mutant is killed when at least one case fails."""
+    """Run every mutant through the runner; a mutant is killed when at least one case fails
+    (`cases`: only those, for a quick look at what a few cases kill)."""
     chosen = names or list(MUTANTS)
     # only cases the unmutated binding passes can kill a mutant (its own known failures cannot)
     reference = run_cases(
-        suite, suite.cases, [sys.executable, "-m", "omnimessage.conformance.testee"], request_timeout=timeout
+        suite,
+        suite.cases if cases is None else cases,
+        [sys.executable, "-m", "omnimessage.conformance.testee"],
+        request_timeout=timeout,
     )
-    cases = [o.case for o in reference.outcomes if o.status == PASSED]
+    passing = [o.case for o in reference.outcomes if o.status == PASSED]
 
     def one(name: str) -> MutantResult:
         argv = [sys.executable, "-m", "omnimessage.conformance.mutants", name]
-        res = run_cases(suite, cases, argv, request_timeout=timeout)
+        res = run_cases(suite, passing, argv, request_timeout=timeout)
         bad = [o for o in res.outcomes if o.status in (FAILED, XPASS)]
         doc = (MUTANTS[name].__doc__ or "").strip().split("\n")[0]
         return MutantResult(name, doc, len(bad), bad[0].case.id if bad else "")
 
     with ThreadPoolExecutor(max_workers=workers) as pool:
         results = list(pool.map(one, chosen))
-    report = MutationReport(results, len(cases))
+    report = MutationReport(results, len(passing))
     if out is not None:
-        out.write(f"{len(cases)} of {len(suite.cases)} cases pass unmutated; each mutant runs those\n")
+        out.write(f"{len(passing)} of {len(suite.cases)} cases pass unmutated; each mutant runs those\n")
         width = max(len(r.name) for r in results)
         for r in results:
             status = f"killed by {r.failed:>3} cases, first {r.first}" if r.killed else "SURVIVED"
