@@ -29,9 +29,9 @@ setup: $(STAMP) $(TS_STAMP)
 
 # Editable: python/, codegen/ and dev/ (the dev-only omnimessage_dev package: the synthetic-message
 # generator, the validator bench; never in the wheel) go on the path (hatch dev-mode-dirs).
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,bench]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev,bench]'
 	@touch $(STAMP)
 
 # The TypeScript binding: pinned dev tools from the lock file, then the build (dist/).
@@ -149,7 +149,18 @@ fuzz-short:
 	  grep -vE '$(FUZZ_SHOWN)|$(FUZZ_NOISE)' "$$log" | tail -n 60 || true; exit 1; fi
 	@$(BIN)/python fuzz/differential.py --seconds $(FUZZ_SHORT_SECONDS)
 
-demo: setup
+# `make demo` needs the runtime, pydantic (the `pydantic` baseline of the matrix) and the TypeScript
+# build, not the dev and bench extras: its own stamp installs `.[pydantic]` into the same venv (nothing
+# to do once `make setup` has installed everything).
+DEMO_STAMP := $(VENV)/.demo-stamp
+$(DEMO_STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@test $(STAMP) -nt pyproject.toml \
+	  || $(BIN)/python -m pip install --quiet --disable-pip-version-check \
+	       $(if $(wildcard constraints.txt),-c constraints.txt) -e '.[pydantic]'
+	@touch $(DEMO_STAMP)
+
+demo: $(DEMO_STAMP) $(TS_STAMP)
 	@echo "== conformance matrix: implementations x groups, every case checked byte for byte =="
 	@$(BIN)/omnimessage conformance --matrix
 	@echo

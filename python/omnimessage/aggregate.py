@@ -76,6 +76,7 @@ class Segment:
 
 
 def segment_key(msg: m.ModelMessage) -> SegmentKey:
+    """What identifies a fragment's segment: its `origin` chain, partial type and `tool_call_id`."""
     p: Any = msg.payload
     origin = () if msg.origin is UNSET else tuple(msg.origin)
     return (origin, _TAG[type(p)], getattr(p, "tool_call_id", None))
@@ -99,6 +100,15 @@ class Aggregator:
         self.mismatches: list[tuple[SegmentKey, str]] = []  # segments whose fragments != complete message
 
     def feed(self, msg: m.Message) -> list[m.Message]:
+        """Take the next stream message; return what a consumer that stores or renders complete
+        messages gets from it (often nothing).
+
+        A fragment (`partial_*`) opens or extends its segment and returns nothing. A complete
+        message is returned as it is; when it closes a segment, its fragments joined in UTF-16 are
+        checked against it and a difference is recorded in `mismatches`. Every other message
+        (events, `session_meta`) is returned as it is, after any stopped segment whose complete
+        message never came, assembled from its fragments.
+        """
         out: list[m.Message] = []
         if is_partial(msg):
             self._fragment(msg, out)

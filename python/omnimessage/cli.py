@@ -12,7 +12,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import BinaryIO, TextIO
 
+from . import __version__
 from ._atomic import atomic_replace
+from ._sanitize import sanitize
 from .codec import encode
 from .errors import DecodeError
 from .reader import iter_messages
@@ -26,7 +28,8 @@ class UsageError(Exception):
 
 def _report(err: DecodeError, name: str, out: TextIO) -> None:
     loc = err.location
-    out.write(f"{name}:{err.line}: {err.category}: {err.detail}{' ' + loc if loc else ''}\n")
+    where = " " + sanitize(loc) if loc else ""
+    out.write(f"{sanitize(name)}:{err.line}: {err.category}: {sanitize(err.detail)}{where}\n")
 
 
 def _canonical_lines(fh: BinaryIO, name: str, args: argparse.Namespace, stats: dict[str, int]) -> Iterator[bytes]:
@@ -44,7 +47,7 @@ def _canonical_lines(fh: BinaryIO, name: str, args: argparse.Namespace, stats: d
         if out != line.raw:
             stats["changed"] += 1
             if args.check:
-                sys.stderr.write(f"{name}:{line.number}: not canonical\n")
+                sys.stderr.write(f"{sanitize(name)}:{line.number}: not canonical\n")
         yield out + b"\n"
 
 
@@ -54,7 +57,9 @@ def _in_place(path: Path, args: argparse.Namespace, stats: dict[str, int]) -> No
         for chunk in _canonical_lines(fh, str(path), args, stats):
             out.file.write(chunk)
         if stats["invalid"] > before and not args.keep_invalid:
-            sys.stderr.write(f"{path}: left unchanged: it has invalid lines (--keep-invalid copies them through)\n")
+            sys.stderr.write(
+                f"{sanitize(str(path))}: left unchanged: it has invalid lines (--keep-invalid copies them through)\n"
+            )
             out.discard()
 
 
@@ -104,8 +109,19 @@ def cmd_generate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+CANONICALIZE_DESCRIPTION = (
+    "Re-encode JSON Lines in the canonical form (key order from the schema, verbatim values kept byte for byte), "
+    "decoding strictly: each invalid line is reported on stderr as FILE:LINE: category: detail, valid lines are "
+    "still written. Exit 0: every line valid (with --check: and canonical); 1: otherwise; 2: usage."
+)
+SCHEMA_DESCRIPTION = (
+    "Print the canonical OmniMessage JSON Schema (draft 2020-12), the single source of truth of the protocol, "
+    "to standard output: `omnimessage schema > omnimessage.schema.json`."
+)
+
+
 def add_canonicalize_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    c = sub.add_parser("canonicalize", help=COMMANDS["canonicalize"][1])
+    c = sub.add_parser("canonicalize", help=COMMANDS["canonicalize"][1], description=CANONICALIZE_DESCRIPTION)
     c.add_argument("files", nargs="*", metavar="FILE", help="input files (default: stdin; '-' is stdin)")
     c.add_argument(
         "--in-place", action="store_true", help="replace each file atomically (kept as is if any line is invalid)"
@@ -123,14 +139,29 @@ def add_canonicalize_parser(sub: argparse._SubParsersAction[argparse.ArgumentPar
 
 
 def add_schema_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    s = sub.add_parser("schema", help=COMMANDS["schema"][1])
+    s = sub.add_parser("schema", help=COMMANDS["schema"][1], description=SCHEMA_DESCRIPTION)
     s.set_defaults(func=cmd_schema)
+
+
+CODEGEN_EXTRA = "generate needs jinja2, which the 'codegen' extra installs: pip install 'omnimessage[codegen]'"
+
+
+def cmd_generate_unavailable(args: argparse.Namespace) -> int:
+    sys.stderr.write(f"omnimessage: {CODEGEN_EXTRA}\n")
+    return EXIT_USAGE
 
 
 def add_generate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     g = sub.add_parser("generate", help=COMMANDS["generate"][1])
-    from omnimessage_codegen.targets import TARGETS
-
+    try:
+        from omnimessage_codegen.targets import TARGETS
+    except ModuleNotFoundError as exc:  # the generator's templates need jinja2: the `codegen` extra
+        if exc.name != "jinja2":
+            raise
+        g.add_argument("--target", required=True, help=f"python, typescript, markdown or pydantic ({CODEGEN_EXTRA})")
+        g.add_argument("--out", required=True, metavar="DIR", help="output directory")
+        g.set_defaults(func=cmd_generate_unavailable)
+        return
     g.add_argument(
         "--target",
         required=True,
@@ -171,6 +202,7 @@ def _chosen(argv: Sequence[str]) -> str | None:
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser, with the full definition of `command` only (the others are listed by name and help)."""
     p = argparse.ArgumentParser(prog="omnimessage", description="OmniMessage toolkit: codec, bindings, checks.")
+    p.add_argument("--version", action="version", version=f"omnimessage {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (target, help_text) in COMMANDS.items():
         if name == command:
@@ -181,6 +213,16 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return p
 
 
+def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """Parse; an unknown option is refused with the usage of the subcommand it was given to."""
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+        chosen = subs[0]._name_parser_map.get(args.command, parser) if subs else parser
+        chosen.error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
 def _terminate(signum: int, frame: object) -> None:
     raise SystemExit(128 + signum)  # unwinds, so temporary files are removed
 
@@ -189,7 +231,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _terminate)
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(_chosen(argv))
-    args = parser.parse_args(argv)
+    args = _parse(parser, argv)
     try:
         rc: int = args.func(args)
         return rc
@@ -202,7 +244,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
         return EXIT_OK
     except OSError as exc:
-        sys.stderr.write(f"omnimessage: {exc.filename or ''}: {exc.strerror or exc}\n")
+        sys.stderr.write(f"omnimessage: {sanitize(str(exc.filename or ''))}: {sanitize(str(exc.strerror or exc))}\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

@@ -2,14 +2,25 @@
  * OmniMessage for TypeScript: generated types and validation, a byte-exact strict codec
  * (verbatim values kept as their exact text), builders, guards and a stream aggregator.
  *
+ * This module is the package's public surface (the only entry of `exports` besides
+ * `package.json`); typescript/README.md lists it. What is not exported here (the decoder's
+ * node checkers and their helpers in `generated/check.ts`, the scanner, `readLine`) is internal
+ * and may change in any release; the command line reaches `readLine` through the package-private
+ * import `#internal` (src/internal.ts).
+ *
  * @module
  */
 
-export * from "./generated/index.js";
+// Generated from the schema: every type and enum (with its frozen `*_VALUES` array), the schema's
+// facts, the fast validators and the canonical encoders. Not the decoder's node checkers.
+export * from "./generated/types.js";
+export * from "./generated/schema.js";
+export * from "./generated/validate.js";
+export * from "./generated/encode.js";
 export { CATEGORIES, LEXICAL_CATEGORIES, DecodeError } from "./errors.js";
 export { RawJson } from "./raw.js";
 export { OpaqueMessage, canonicalize, decode, encode, type DecodeOptions } from "./codec.js";
 export * from "./builders.js";
 export * from "./guards.js";
 export { Aggregator, Segment, segmentKey, type SegmentKey } from "./aggregate.js";
-export { LineSplitter, iterMessages, iterMessagesSync, readLine, type Line, type RawLine, type ReadOptions } from "./reader.js";
+export { LineSplitter, iterMessages, iterMessagesSync, type Line, type RawLine, type ReadOptions } from "./reader.js";

@@ -5,26 +5,27 @@
 turns every case into an item whose id is the case id (`-k`, `--junitxml`, `-x` and the rest
 work as usual); listed expected failures are reported as xfail, and a listed case that passes
 fails, as does an entry that matches no case. Without `--omnimessage-impl` the plugin does
-nothing at all.
+nothing at all. Every message shown passes through the one sanitiser (:func:`.escaping.sanitize_lines`):
+what a testee supplied never reaches the terminal or the JUnit file raw.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .expected_failures import ExpectedFailures, load_expected_failures
-from .judge import describe_expectation, judge
-from .outcomes import FAILED, SKIPPED
-from .run import DEFAULT_REQUEST_TIMEOUT, select_cases
-from .suite import Case, Suite, SuiteError, load_suite
-from .testee_process import Testee, TesteeError
+from .escaping import printable, sanitize_lines
+
+if TYPE_CHECKING:  # the runner's modules load only when --omnimessage-impl is given (pytest_configure)
+    from .suite import Case, Suite
+    from .testee_process import Testee
 
 __all__ = ["pytest_addoption", "pytest_configure"]
 
 NODE = "omnimessage-conformance"
+TIMEOUT_HELP = "time limit per case, in seconds (default 10, as `omnimessage conformance`)"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -47,9 +48,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--omnimessage-timeout",
         type=float,
-        default=DEFAULT_REQUEST_TIMEOUT,
+        default=None,
         metavar="SEC",
-        help=f"time limit per case (default {DEFAULT_REQUEST_TIMEOUT:g})",
+        help=TIMEOUT_HELP,
     )
 
 
@@ -72,6 +73,10 @@ class _Runtime:
         self.start_error: str | None = None
 
     def run(self, case: Case) -> tuple[str, str]:
+        from .judge import judge
+        from .outcomes import FAILED
+        from .testee_process import Testee, TesteeError
+
         if self.start_error is not None:
             return FAILED, f"not run: {self.start_error}"
         if self.testee is None:
@@ -101,6 +106,9 @@ class _Runtime:
 class _Conformance:
     def __init__(self, config: pytest.Config) -> None:
         from .command import ConformanceUsageError, resolve_impl
+        from .expected_failures import ExpectedFailures, load_expected_failures
+        from .run import DEFAULT_REQUEST_TIMEOUT, select_cases
+        from .suite import SuiteError, load_suite
 
         spec = config.getoption("omnimessage_impl")
         try:
@@ -120,7 +128,9 @@ class _Conformance:
             except (OSError, ValueError) as exc:
                 raise pytest.UsageError(f"--omnimessage-expected-failures: {exc}") from None
         self.cases = select_cases(self.suite, config.getoption("omnimessage_category"))
-        self.runtime = _Runtime(self.suite, impl.argv, impl.cwd, config.getoption("omnimessage_timeout"))
+        timeout = config.getoption("omnimessage_timeout")
+        timeout = DEFAULT_REQUEST_TIMEOUT if timeout is None else timeout
+        self.runtime = _Runtime(self.suite, impl.argv, impl.cwd, timeout)
         self.impl = spec
 
     @pytest.hookimpl(tryfirst=True)  # before -k / -m deselection, so they apply to the cases too
@@ -165,27 +175,31 @@ class ConformanceItem(pytest.Item):
         self.add_marker(pytest.mark.omnimessage_conformance)
 
     def runtest(self) -> None:
+        from .outcomes import FAILED, SKIPPED
+
         status, message = self.plugin.runtime.run(self.case)
         reason = self.plugin.expected.reason(self.case.id)
         if status == SKIPPED:
-            pytest.skip(message or "skipped by the testee")
+            pytest.skip(printable(message) or "skipped by the testee")
         if reason is not None:
             if status == FAILED:
-                pytest.xfail(reason)
+                pytest.xfail(printable(reason))
             raise ConformanceFailure(f"listed as an expected failure ({reason}) but passed: remove it from the list")
         if status == FAILED:
             raise ConformanceFailure(message)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
         if isinstance(excinfo.value, ConformanceFailure):
+            from .judge import describe_expectation
+
             c = self.case
-            return (
+            return sanitize_lines(
                 f"{c.description}\n"
                 f"group {c.group}, spec section {c.spec}, input {c.source}\n"
                 f"expected: {describe_expectation(c)}\n{excinfo.value}"
             )
         if isinstance(excinfo.value, pytest.xfail.Exception):  # cheap: no traceback of pytest's internals
-            return str(excinfo.value)
+            return sanitize_lines(str(excinfo.value))
         return str(super().repr_failure(excinfo))
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
@@ -203,7 +217,7 @@ class ExpectedFailuresItem(pytest.Item):
             raise ConformanceFailure("stale expected-failure entries:\n" + "\n".join(stale))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> str:
-        return str(excinfo.value)
+        return sanitize_lines(str(excinfo.value))
 
     def reportinfo(self) -> tuple[Any, int | None, str]:
         return self.path, None, f"{NODE}::expected-failures-list"

@@ -10,8 +10,9 @@
 
 import { canonicalize } from "./canonicalize.js";
 import { removePendingTemp } from "./in-place.js";
+import { sanitize } from "./sanitize.js";
 import { testee } from "./testee.js";
-import { EXIT_OK, EXIT_USAGE, HELP, HELP_CANON, USAGE, UsageError, parseCanonicalize } from "./usage.js";
+import { EXIT_OK, EXIT_USAGE, HELP, HELP_CANON, USAGE, UsageError, packageVersion, parseCanonicalize } from "./usage.js";
 
 /** The exit code of an internal error (EX_SOFTWARE). */
 const EXIT_INTERNAL = 70;
@@ -48,7 +49,7 @@ function failure(e: unknown): number | undefined {
   if (err.code === "EPIPE") return EXIT_OK;
   if ((typeof err.code === "string" && err.syscall !== undefined) || err.code === "EISDIR") {
     const why = typeof err.code === "string" ? STRERROR[err.code] : undefined;
-    process.stderr.write(`omnimessage: ${err.path ?? ""}: ${why ?? err.message}\n`);
+    process.stderr.write(`omnimessage: ${sanitize(String(err.path ?? ""))}: ${sanitize(String(why ?? err.message))}\n`);
     return EXIT_USAGE;
   }
   return undefined;
@@ -58,6 +59,10 @@ async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   if (command === "-h" || command === "--help") {
     process.stdout.write(HELP);
+    return EXIT_OK;
+  }
+  if (command === "--version") {
+    process.stdout.write(`omnimessage ${packageVersion()}\n`);
     return EXIT_OK;
   }
   if (command === "testee" && rest.length === 0) return testee();

@@ -5,11 +5,13 @@
  * @module
  */
 
+import { readFileSync } from "node:fs";
+
 export const EXIT_OK = 0;
 export const EXIT_INVALID = 1;
 export const EXIT_USAGE = 2;
 
-export const USAGE = "usage: omnimessage [-h] COMMAND ...\n";
+export const USAGE = "usage: omnimessage [-h] [--version] COMMAND ...\n";
 export const USAGE_CANON = "usage: omnimessage canonicalize [-h] [--in-place] [--keep-invalid] [--check] [--lenient] [FILE ...]\n";
 export const HELP = `${USAGE}
 OmniMessage toolkit (TypeScript binding).
@@ -17,7 +19,17 @@ OmniMessage toolkit (TypeScript binding).
 commands:
   canonicalize   re-encode JSON Lines canonically (strict)
   testee         answer the conformance runner on stdin/stdout (conformance/TESTEE-PROTOCOL.md)
+
+options:
+  -h, --help     show this help message and exit
+  --version      show the package version and exit
 `;
+
+/** The version in this package's package.json (`omnimessage --version`; dist/cli/ is two levels below it). */
+export function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: unknown };
+  return String(pkg.version);
+}
 export const HELP_CANON = `${USAGE_CANON}
 positional arguments:
   FILE            input files (default: stdin; '-' is stdin)

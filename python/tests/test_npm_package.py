@@ -1,0 +1,131 @@
+"""The npm package as a user gets it: `npm pack` from a checkout without dist/ (the `prepack` script
+builds it), the tarball installed into a fresh project (no network: the package has no runtime
+dependencies), a strict TypeScript file written against it (the README's TypeScript example, read
+from README.md so the README cannot drift) compiled with the checkout's tsc and run with node.
+Only the public entry points resolve: the internals are not exported."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import tarfile
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, needs
+
+TS = ROOT / "typescript"
+TSC = TS / "node_modules" / "typescript" / "bin" / "tsc"
+# What `npm pack` packs from a clone (package.json `files`) and what the build reads; never dist/.
+SOURCES = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.cli.json", "src", "bin", "README.md", "LICENSE"]
+
+LINE = '{"timestamp":"2026-07-18T03:10:22.531Z","type":"model_msg","payload":{"type":"text","role":"user","text":"hi"}}'
+
+pytestmark = needs("npm")
+
+
+def npm(*args: str, cwd: Path, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    r = subprocess.run(["npm", *args, "--no-audit", "--no-fund", "--loglevel=error"], cwd=cwd,
+                       capture_output=True, text=True, timeout=timeout)
+    assert r.returncode == 0, f"npm {' '.join(args)} failed:\n{r.stdout}\n{r.stderr}"
+    return r
+
+
+def readme_block(path: Path, lang: str) -> str:
+    (block,) = re.findall(rf"^```{lang}\n(.*?)^```$", path.read_text(encoding="utf-8"), re.S | re.M)[:1]
+    return block
+
+
+@pytest.fixture(scope="module")
+def tarball(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """`npm pack` of a fresh copy of the package's sources: no dist/, so only `prepack` can build it."""
+    if not TSC.exists():
+        pytest.fail(f"{TSC} is missing: run `make setup` (npm ci in typescript/)")
+    src = tmp_path_factory.mktemp("clone") / "typescript"
+    src.mkdir()
+    for name in SOURCES:
+        (shutil.copytree if (TS / name).is_dir() else shutil.copy2)(TS / name, src / name)
+    (src / "node_modules").symlink_to(TS / "node_modules")  # the pinned dev tools (tsc) of `npm ci`
+    out = tmp_path_factory.mktemp("pack")
+    r = npm("pack", "--json", "--pack-destination", str(out), cwd=src)
+    (info,) = json.loads(r.stdout[r.stdout.index("[") :])
+    return out / info["filename"]
+
+
+@pytest.fixture(scope="module")
+def project(tarball: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh project with the tarball installed (offline: there is nothing else to fetch)."""
+    app = tmp_path_factory.mktemp("app")
+    (app / "package.json").write_text(json.dumps({"name": "app", "private": True, "type": "module"}))
+    npm("install", "--offline", str(tarball), cwd=app)
+    return app
+
+
+def test_the_tarball_carries_the_build(tarball: Path) -> None:
+    with tarfile.open(tarball) as tar:
+        names = set(tar.getnames())
+        manifest = json.loads(tar.extractfile("package/package.json").read())  # type: ignore[union-attr]
+    for built in ["index.js", "index.d.ts", "internal.js", "cli/main.js"]:
+        assert f"package/dist/{built}" in names, built
+    assert set(manifest["exports"]) == {".", "./package.json"}
+    assert manifest["scripts"]["prepack"]
+
+
+def test_a_strict_typescript_file_compiles_and_runs_against_the_installed_package(project: Path) -> None:
+    example = readme_block(ROOT / "README.md", "ts")
+    (project / "main.ts").write_text(example + 'console.log("typeof decode:", typeof (await import("omnimessage")).decode);\n')
+    (project / "tsconfig.json").write_text(json.dumps({
+        "compilerOptions": {
+            "strict": True, "noUncheckedIndexedAccess": True, "noImplicitOverride": True,
+            "module": "nodenext", "moduleResolution": "nodenext", "target": "es2023", "lib": ["es2023"],
+            "typeRoots": [str(TS / "node_modules" / "@types")], "types": ["node"], "skipLibCheck": False,
+        },
+        "files": ["main.ts"],
+    }))
+    r = subprocess.run(["node", str(TSC), "-p", "tsconfig.json"], cwd=project, capture_output=True, text=True, timeout=180)
+    assert r.returncode == 0, r.stdout + r.stderr
+    run = subprocess.run(["node", "main.js"], cwd=project, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0] == "hi" and lines[2] == "typeof decode: function", run.stdout
+    assert lines[1].startswith('{"timestamp":"') and json.loads(lines[1])["payload"]["text"] == "hello", lines[1]
+
+
+def test_internals_are_not_exported(project: Path) -> None:
+    (project / "internal.ts").write_text('import { ARR, pyRepr, readLine } from "omnimessage";\nconsole.log(ARR, pyRepr, readLine);\n')
+    (project / "tsconfig.internal.json").write_text(json.dumps({
+        "compilerOptions": {"strict": True, "module": "nodenext", "moduleResolution": "nodenext", "noEmit": True,
+                            "typeRoots": [str(TS / "node_modules" / "@types")], "types": ["node"]},
+        "files": ["internal.ts"],
+    }))
+    r = subprocess.run(["node", str(TSC), "-p", "tsconfig.internal.json"], cwd=project, capture_output=True, text=True, timeout=180)
+    assert r.returncode != 0
+    for name in ["ARR", "pyRepr", "readLine"]:
+        assert f"'{name}'" in r.stdout, r.stdout
+    for deep in ["omnimessage/dist/reader.js", "omnimessage/generated", "#internal"]:
+        run = subprocess.run(["node", "--input-type=module", "-e", f"await import({deep!r})"], cwd=project,
+                             capture_output=True, text=True, timeout=60)
+        assert run.returncode != 0 and ("ERR_PACKAGE_PATH_NOT_EXPORTED" in run.stderr or "ERR_PACKAGE_IMPORT_NOT_DEFINED" in run.stderr), (deep, run.stderr)
+
+
+def test_require_works_where_the_engines_range_allows(project: Path) -> None:
+    """CommonJS reaches the ESM package through Node's require(esm): on every version `engines` allows."""
+    engines = json.loads((project / "node_modules" / "omnimessage" / "package.json").read_text())["engines"]["node"]
+    assert engines == "^20.19.0 || >=22.12.0"
+    r = subprocess.run(["node", "-e", 'const om = require("omnimessage"); console.log(om.encode(om.decode(process.argv[1])))',
+                        LINE],
+                       cwd=project, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == LINE + "\n"
+
+
+def test_the_installed_bin_prints_the_package_version(project: Path) -> None:
+    import omnimessage
+
+    version = json.loads((TS / "package.json").read_text())["version"]
+    assert version == omnimessage.__version__  # both packages are released together, with one version
+    r = subprocess.run([str(project / "node_modules" / ".bin" / "omnimessage-ts"), "--version"],
+                       capture_output=True, text=True, timeout=60)
+    assert (r.returncode, r.stdout) == (0, f"omnimessage {version}\n"), r.stderr
