@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO, Generic, Literal, overload
 
 from ._generated.models import DEFAULT_MAX_LINE_BYTES, Message
 from .codec import OpaqueMessage, decode
@@ -19,18 +19,31 @@ TORN_CATEGORIES: frozenset[str] = frozenset({"invalid_json", "invalid_utf8"})
 (`truncated`). Any other refusal of a complete last line keeps its category."""
 
 
+if TYPE_CHECKING:  # a default for the type parameter (typing.TypeVar takes one from Python 3.13 on)
+    from typing_extensions import TypeVar
+
+    M = TypeVar("M", bound=Message | OpaqueMessage, covariant=True, default=Message | OpaqueMessage)
+else:
+    from typing import TypeVar
+
+    M = TypeVar("M", bound=Message | OpaqueMessage, covariant=True)
+
+
 @dataclass(frozen=True, slots=True)
-class Line:
+class Line(Generic[M]):
     """One line of a JSON Lines input.
 
     Exactly one of `message` and `error` is set. `raw` is the line without its line feed
     (empty for a line refused as `too_large`, which is not kept in memory). `terminated`
     is false for a last line with no line feed.
+
+    Generic in the message type for type checkers: strict reading yields `Line[Message]`,
+    lenient reading `Line[Message | OpaqueMessage]` (what a bare `Line` means).
     """
 
     number: int
     raw: bytes
-    message: Message | OpaqueMessage | None
+    message: M | None
     error: DecodeError | None
     terminated: bool = True
 
@@ -68,20 +81,51 @@ def iter_lines(
             return
 
 
+@overload
+def iter_messages(
+    source: str | os.PathLike[str] | BinaryIO,
+    *,
+    lenient: Literal[False] = False,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+) -> Iterator[Line[Message]]: ...
+@overload
+def iter_messages(
+    source: str | os.PathLike[str] | BinaryIO,
+    *,
+    lenient: Literal[True],
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+) -> Iterator[Line[Message | OpaqueMessage]]: ...
+@overload
+def iter_messages(
+    source: str | os.PathLike[str] | BinaryIO,
+    *,
+    lenient: bool,
+    max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+) -> Iterator[Line[Message | OpaqueMessage]]: ...
+
+
 def iter_messages(
     source: str | os.PathLike[str] | BinaryIO,
     *,
     lenient: bool = False,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
-) -> Iterator[Line]:
+) -> Iterator[Line[Message | OpaqueMessage]]:
     """Decode a JSON Lines file or binary stream line by line.
 
     Never stops early: each line yields a :class:`Line` holding its message or its
     :class:`DecodeError` (with `.line` set). A last line with no line feed that does not
     parse (a torn write) is reported as `truncated`; a complete but invalid one keeps its
     own category. Memory is bounded by the longest line kept (at most `max_line_bytes`).
+    Typed by overloads: strict reading yields `Line[Message]`, `lenient=True` adds
+    `OpaqueMessage` to `Line.message`.
     """
     if isinstance(source, (str, os.PathLike)):
+        if os.path.isdir(source):  # a trace root: its sessions are read by omnimessage.traces
+            import errno
+
+            raise IsADirectoryError(
+                errno.EISDIR, "a directory, not a JSON Lines file: read a trace root's sessions (their files in "
+                "rotation order) with omnimessage.traces.iter_sessions(root)", os.fspath(source))
         with open(source, "rb") as fh:
             yield from iter_messages(fh, lenient=lenient, max_line_bytes=max_line_bytes)
         return

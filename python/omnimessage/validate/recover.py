@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Final, cast
+from typing import Any, Final
 
 import msgspec
 
@@ -229,7 +229,7 @@ def repair_decode(obj: Any) -> tuple[Message | None, DecodeError | None]:
         except (msgspec.EncodeError, UnicodeEncodeError, OverflowError, TypeError):
             return None, first
         try:
-            return cast(Message, decode(data)), first  # strict: never an OpaqueMessage
+            return decode(data), first  # strict: a Message (decode's overloads), never an OpaqueMessage
         except DecodeError as err:
             if first is None:
                 first = err

@@ -11,6 +11,6 @@ from . import builders, guards, models
 
 TARGET = Target(
     "python",
-    "msgspec structs (byte-exact with the omnimessage codec), builders and guards",
+    "msgspec structs, schema tables, builders and guards; the codec is the omnimessage package (not standalone)",
     (models.render, builders.render, guards.render),
 )
