@@ -7,6 +7,11 @@ runner's `shell: bash`), with its `env:` resolved, `$GITHUB_OUTPUT`, `$GITHUB_PA
 (`always()`, `inputs.NAME == 'value'`, joined by `&&`): anything else fails the test, so the action
 cannot grow a condition this harness would silently misread. After a failed step, only steps whose
 condition contains `always()` run, as on GitHub.
+
+By default the dev venv's bin is on PATH after the directories steps add to `$GITHUB_PATH` (tests
+that skip the install step use its `omnimessage`). `installed_only=True` leaves it out, and every
+PATH directory holding an `omnimessage`, so that only what the install step installed can run
+(`python3` is then the interpreter running the tests).
 """
 
 from __future__ import annotations
@@ -96,8 +101,20 @@ class _Context:
         return True
 
 
-def run_action(inputs: dict[str, str], workspace: Path, path_prefix: list[Path] | None = None) -> ActionRun:
-    """Run action.yml with `inputs` (the rest default) in `workspace`."""
+def _path_without_omnimessage(path: str) -> list[str]:
+    return [p for p in path.split(os.pathsep) if p and not (Path(p) / "omnimessage").exists()]
+
+
+def run_action(
+    inputs: dict[str, str],
+    workspace: Path,
+    path_prefix: list[Path] | None = None,
+    *,
+    extra_env: dict[str, str] | None = None,
+    installed_only: bool = False,
+) -> ActionRun:
+    """Run action.yml with `inputs` (the rest default) in `workspace`; `extra_env` is added to
+    every step's environment (pip settings, say); `installed_only`: see the module docstring."""
     action = load_action()
     declared = action["inputs"]
     unknown = set(inputs) - set(declared)
@@ -110,6 +127,10 @@ def run_action(inputs: dict[str, str], workspace: Path, path_prefix: list[Path] 
     runner_temp.mkdir(exist_ok=True)
     gh_path = runner_temp / "github_path"
     gh_path.write_text("")
+    tools = runner_temp / "tools"  # python3 for the install step when the dev venv is off PATH
+    tools.mkdir(exist_ok=True)
+    if not (tools / "python3").exists():
+        (tools / "python3").symlink_to(sys.executable)
     results: list[StepResult] = []
     verdict = 0
     for i, step in enumerate(action["runs"]["steps"]):
@@ -132,9 +153,14 @@ def run_action(inputs: dict[str, str], workspace: Path, path_prefix: list[Path] 
         extra_path = [p for p in gh_path.read_text().splitlines() if p]
         env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "RUNNER_"))}
         env.update({k: ctx.substitute(str(v)) for k, v in (step.get("env") or {}).items()})
-        path = [str(p) for p in (path_prefix or [])] + extra_path + [str(DEV_BIN), env.get("PATH", "")]
+        if installed_only:
+            base = [str(tools), *_path_without_omnimessage(env.get("PATH", ""))]
+        else:
+            base = [str(DEV_BIN), env.get("PATH", "")]
+        path = [str(p) for p in (path_prefix or [])] + extra_path + base
         env.update(PATH=os.pathsep.join(path), GITHUB_OUTPUT=str(out_file), GITHUB_PATH=str(gh_path),
                    RUNNER_TEMP=str(runner_temp), GITHUB_WORKSPACE=str(workspace), NO_COLOR="1")
+        env.update(extra_env or {})
         proc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], cwd=workspace,
                               env=env, capture_output=True, text=True, timeout=300)
         outputs = {}

@@ -1,8 +1,12 @@
 """The GitHub Action (action.yml): its steps run here as a runner would run them (action_harness),
 against a good and a bad trace, and a good and a broken implementation for the conformance suite.
 
-The install step (`pip install` of the action's checkout into a fresh venv) needs the network and a
-build backend; here `install: false` skips it and the dev venv's `omnimessage` is on PATH.
+Most tests skip the install step (`install: false`) and use the dev venv's `omnimessage`. The install
+step itself runs in `test_install_step_*`: `pip install` of the checkout (built from the local path by
+its build backend) into a fresh venv under `$RUNNER_TEMP`, outside the tree, with only that venv's
+`omnimessage` on PATH afterwards. pip reads a wheelhouse built once per module (the build backend,
+msgspec, jinja2: `pip wheel`, from PyPI or pip's cache) with `--no-index`, so the step itself needs
+no network.
 """
 
 from __future__ import annotations
@@ -10,6 +14,7 @@ from __future__ import annotations
 import json
 import shutil
 import stat
+import subprocess
 import sys
 from pathlib import Path
 
@@ -36,6 +41,58 @@ def _recording_shim(tmp_path: Path) -> tuple[Path, Path]:
     shim.write_text(f'#!/bin/bash\nprintf "%s\\n" "$*" >> "{log}"\nexec "{DEV_BIN / "omnimessage"}" "$@"\n')
     shim.chmod(shim.stat().st_mode | stat.S_IEXEC)
     return shim_dir, log
+
+
+@pytest.fixture(scope="module")
+def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Wheels of everything the install step needs: the build backend and the dependencies (the
+    pinned versions of constraints.txt); omnimessage's own wheel is removed, the step builds it."""
+    house = tmp_path_factory.mktemp("wheelhouse")
+    r = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "-c",
+         str(ROOT / "constraints.txt"), "-w", str(house), f"{ROOT}[codegen]", "hatchling>=1.24"],
+        capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout + r.stderr
+    for own in house.glob("omnimessage-*.whl"):
+        own.unlink()
+    return house
+
+
+def _offline(house: Path) -> dict[str, str]:
+    return {"PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(house), "PIP_NO_CACHE_DIR": "1"}
+
+
+def test_install_step_installs_the_checkout_into_a_fresh_venv(workspace: Path, wheelhouse: Path) -> None:
+    run = run_action({"paths": "bad.jsonl", "profile": "stream"}, workspace, extra_env=_offline(wheelhouse),
+                     installed_only=True)
+    install = run.step("Install omnimessage")
+    assert install.ran and install.rc == 0, install.stderr
+    venv = workspace / ".runner-temp" / "omnimessage-venv"
+    assert (workspace / ".runner-temp" / "github_path").read_text().splitlines() == [str(venv / "bin")]
+    # the venv's own omnimessage ran (no other is on PATH): annotations, exit status 1
+    assert run.rc == 1 and run.outputs["exit-code"] == "1"
+    assert "::error file=bad.jsonl,line=" in run.step("Validate").stdout
+    py = venv / "bin" / "python"
+    # installed from the checkout, not linked to it (an editable install would hide missing files)
+    where = subprocess.run([str(py), "-c", "import omnimessage, sys; print(omnimessage.__file__)"],
+                           capture_output=True, text=True, cwd=workspace, check=True).stdout.strip()
+    assert where.startswith(str(venv)), where
+    frozen = subprocess.run([str(py), "-m", "pip", "list", "--format=freeze"], capture_output=True, text=True,
+                            check=True).stdout.lower()
+    assert "msgspec==" in frozen and "jinja2" not in frozen  # the dependency came with it; no extra asked
+    good = subprocess.run([str(venv / "bin" / "omnimessage"), "validate", "good.jsonl"], capture_output=True,
+                          text=True, cwd=workspace)
+    assert good.returncode == 0, good.stdout + good.stderr
+
+
+def test_install_step_with_extras(workspace: Path, wheelhouse: Path) -> None:
+    run = run_action({"extras": "codegen", "command": "conformance", "impl": "python", "args": "--category roundtrip"},
+                     workspace, extra_env=_offline(wheelhouse), installed_only=True)
+    assert run.step("Install omnimessage").rc == 0, run.step("Install omnimessage").stderr
+    assert run.rc == 0, run.step("Conformance suite")
+    py = workspace / ".runner-temp" / "omnimessage-venv" / "bin" / "python"
+    r = subprocess.run([str(py), "-c", "import jinja2, omnimessage_codegen"], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
 
 
 def test_action_declares_a_composite_with_the_install_step_first() -> None:

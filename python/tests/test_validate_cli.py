@@ -245,6 +245,7 @@ def test_progress_bar_draws_and_erases() -> None:
     now[0] = 1.0
     p.update(5_000_000)
     assert "\r" in tty.text and " 50.0% " in tty.text and "big.jsonl" in tty.text and "MB/s" in tty.text
+    assert "ETA 1s" in tty.text  # 5 of 10 MB in 1 s: 1 s to go
     p.close()
     assert tty.text.endswith("\r\x1b[2K")
     quiet = FakeTTY()

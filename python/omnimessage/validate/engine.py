@@ -10,7 +10,7 @@ call ids), never by the size of the input.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
 from .._generated.models import UNSET, EventMessage, Message, ModelMessage, SessionMetaMessage
@@ -40,6 +40,19 @@ class Validator(Context):
     ...     for f in v.feed(line):
     ...         print(f.line, f.rule, f.message)
     >>> findings = v.finish()       # end-of-input rules
+
+    `finish()` is mandatory: the rules about the end of the input run there (OM002, a last line
+    with no line feed, is only known once nothing follows it; so are unclosed streams, calls
+    awaiting their output and open requests). Feeding lines without finishing silently misses
+    them. Two ways make it impossible to forget:
+
+    >>> findings = list(Validator("stream").validate_lines(lines))   # feeds, then finishes
+    >>> with Validator("stream") as v:  # leaving the block without finish() raises RuntimeError
+    ...     for line in lines:
+    ...         found = v.feed(line)
+    ...     found = v.finish()
+
+    Whole files and trace roots: :func:`omnimessage.validate.validate_path`.
 
     Args:
         profile: `trace` (a stored trace file) or `stream` (the SDK / SSE channel).
@@ -182,6 +195,35 @@ class Validator(Context):
             pairing.unclosed(self, s)
         self._pending[start:] = sorted(self._pending[start:], key=lambda f: f.line)
         return self.take()
+
+    def validate_lines(
+        self, items: Iterable[bytes | bytearray | memoryview | str | Line | OpaqueMessage | Message]
+    ) -> Iterator[Finding]:
+        """Feed every item (as :meth:`feed` takes them), then :meth:`finish`: yields all findings.
+
+        Lines as iterating over a binary file gives them (each with its line feed) keep what they
+        had: when the first line ends with a line feed, a last line without one is reported
+        (OM002). Lines given without line feeds (`splitlines()`) are all taken as terminated.
+        `reader.Line`s carry their own `terminated`.
+        """
+        with_lf: bool | None = None
+        for item in items:
+            if isinstance(item, (bytes, bytearray, memoryview, str)):
+                ends = bytes(item[-1:]) == b"\n" if not isinstance(item, str) else item.endswith("\n")
+                if with_lf is None:
+                    with_lf = ends
+                yield from self.feed(item, terminated=ends or not with_lf)
+            else:
+                yield from self.feed(item)
+        yield from self.finish()
+
+    def __enter__(self) -> Validator:
+        return self
+
+    def __exit__(self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: object) -> None:
+        if exc_type is None and not self._finished:
+            raise RuntimeError("Validator: finish() was not called, so the end-of-input rules (OM002, unclosed "
+                               "streams and calls) did not run; call it and use its findings")
 
     # ------------------------------------------------------------------ plumbing
 

@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections import Counter
-from dataclasses import dataclass, field
 from typing import Final, TextIO
 from urllib.parse import quote
 from xml.sax.saxutils import escape as xml_escape
@@ -20,6 +18,8 @@ from xml.sax.saxutils import quoteattr
 
 from .._sanitize import sanitize
 from .engine import Finding
+from .progress_log import format_duration
+from .report import Report, event_types, finding_dict
 from .rules import RULES
 
 __all__ = ["FORMATS", "Progress", "Reporter", "Summary", "make_reporter"]
@@ -29,85 +29,29 @@ TOOL_NAME: Final = "omnimessage-validate"
 INFO_URI: Final = "docs/rules.md"
 
 
-@dataclass(slots=True)
-class Summary:
-    inputs: int = 0
-    files: int = 0
-    lines: int = 0
-    messages: int = 0
-    bytes: int = 0
-    errors: int = 0
-    warnings: int = 0
-    by_rule: Counter[tuple[str, str]] = field(default_factory=Counter)
-    server_events: Counter[str] = field(default_factory=Counter)
-    failures: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    seconds: float = 0.0
-
-    def count(self, f: Finding) -> None:
-        if f.severity == "error":
-            self.errors += 1
-        else:
-            self.warnings += 1
-        self.by_rule[(f.rule, f.severity)] += 1
-
-    def to_dict(self) -> dict[str, object]:
-        """The summary as JSON data, every string from input sanitised."""
-        return {
-            "inputs": self.inputs,
-            "files": self.files,
-            "lines": self.lines,
-            "messages": self.messages,
-            "bytes": self.bytes,
-            "errors": self.errors,
-            "warnings": self.warnings,
-            "by_rule": [
-                {"rule": r, "name": RULES[r].name, "severity": sev, "count": n}
-                for (r, sev), n in sorted(self.by_rule.items())
-            ],
-            "server_events": {
-                "count": sum(self.server_events.values()),
-                "types": _event_types(self.server_events),
-            },
-            "unreadable": [sanitize(x) for x in self.failures],
-        }
-
-
-MAX_EVENT_TYPE_CHARS: Final = 60
-"""A server_event type is shown cut to this many characters."""
-
-
-def _event_type(kind: str) -> str:
-    return sanitize(kind if len(kind) <= MAX_EVENT_TYPE_CHARS else kind[:MAX_EVENT_TYPE_CHARS] + "...")
-
-
-def _event_types(events: Counter[str]) -> dict[str, int]:
-    out: Counter[str] = Counter()
-    for kind, n in events.items():
-        out[_event_type(kind)] += n
-    return dict(sorted(out.items()))
-
-
-def _finding_dict(f: Finding) -> dict[str, str | int]:
-    """`f.to_dict()` with every string from input sanitised."""
-    return {k: sanitize(v) if isinstance(v, str) else v for k, v in f.to_dict().items()}
+Summary = Report
+"""What reporters end with: the run's :class:`Report` (holding no finding: they were streamed)."""
 
 
 class Reporter:
+    """A report format: `begin()`, then `finding()` as they come and `unit_end()` after each input,
+    then `end()` with the run's :class:`Report` (its counts: the findings were streamed)."""
+
     def __init__(self, out: TextIO) -> None:
         self.out = out
 
     def begin(self) -> None:
-        pass
+        """Before the first finding (a document's head)."""
 
     def finding(self, f: Finding) -> None:
+        """Write one finding (strings from input sanitised)."""
         raise NotImplementedError
 
     def unit_end(self, name: str, ok_lines: int) -> None:
-        pass
+        """After the findings of one input (`name`, with `ok_lines` lines read)."""
 
     def end(self, summary: Summary) -> None:
-        pass
+        """After the last input: the summary, unreadable inputs, the document's tail."""
 
 
 # ------------------------------------------------------------------ text
@@ -137,23 +81,27 @@ class TextReporter(Reporter):
 
     def end(self, s: Summary) -> None:
         w = self.out.write
-        if s.by_rule:
+        if s.counts:
             w("\n")
-            rows = [(r, sev, n, RULES[r].name) for (r, sev), n in sorted(s.by_rule.items())]
+            rows = [(r, sev, n, RULES[r].name) for (r, sev), n in sorted(s.counts.items())]
             w(f"{'rule':<7} {'severity':<8} {'count':>7}  name\n")
             for r, sev, n, name in rows:
                 sev_c = self._c(_RED if sev == "error" else _YELLOW, f"{sev:<8}")
                 w(f"{r:<7} {sev_c} {n:>7}  {name}\n")
         if s.server_events:
-            kinds = ", ".join(f"{k} {n}" for k, n in _event_types(s.server_events).items())
+            kinds = ", ".join(f"{k} {n}" for k, n in event_types(s.server_events).items())
             w(f"server events (not OmniMessages): {sum(s.server_events.values())} ({kinds})\n")
         for note in s.notes:
             w(f"note: {sanitize(note)}\n")
+        if s.unlisted_notes:
+            w(f"note: {s.unlisted_notes} more note(s), not listed\n")
         for fail in s.failures:
             w(self._c(_RED, f"unreadable: {sanitize(fail)}") + "\n")
+        if s.unlisted_failures:
+            w(self._c(_RED, f"unreadable: {s.unlisted_failures} more input(s), not listed") + "\n")
         if s.errors:
             status = self._c(_RED, "FAILED")
-        elif s.failures:  # nothing wrong was found, but not everything could be read (exit 2)
+        elif s.failed:  # nothing wrong was found, but not everything could be read (exit 2)
             status = self._c(_RED, "ERROR")
         else:
             status = self._c("\x1b[32m", "OK")
@@ -174,11 +122,11 @@ class JsonReporter(Reporter):
         self.first = True
 
     def finding(self, f: Finding) -> None:
-        self.out.write(("\n" if self.first else ",\n") + json.dumps(_finding_dict(f), ensure_ascii=False))
+        self.out.write(("\n" if self.first else ",\n") + json.dumps(finding_dict(f), ensure_ascii=False))
         self.first = False
 
     def end(self, s: Summary) -> None:
-        self.out.write('\n],"summary":' + json.dumps(s.to_dict(), ensure_ascii=False) + "}\n")
+        self.out.write('\n],"summary":' + json.dumps(s.summary_dict(), ensure_ascii=False) + "}\n")
 
 
 # ------------------------------------------------------------------ github
@@ -207,6 +155,8 @@ class GithubReporter(Reporter):
     def end(self, s: Summary) -> None:
         for fail in s.failures:
             self.out.write(f"::error title=unreadable input::{_gh_data(fail)}\n")
+        if s.unlisted_failures:
+            self.out.write(f"::error title=unreadable input::{s.unlisted_failures} more input(s), not listed\n")
         self.out.write(
             f"omnimessage validate: {s.inputs} input(s), {s.messages} message(s): {s.errors} error(s), "
             f"{s.warnings} warning(s)\n"
@@ -262,7 +212,7 @@ class SarifReporter(Reporter):
 
     def end(self, s: Summary) -> None:
         notes = [{"message": {"text": f"unreadable: {sanitize(x)}"}, "level": "error"} for x in s.failures]
-        inv = {"executionSuccessful": not s.failures, "toolExecutionNotifications": notes}
+        inv = {"executionSuccessful": not s.failed, "toolExecutionNotifications": notes}
         self.out.write('\n],"invocations":[' + json.dumps(inv) + "]}]}\n")
 
 
@@ -321,6 +271,7 @@ def _xml_text(s: str) -> str:
 
 
 def make_reporter(fmt: str, out: TextIO, *, color: bool) -> Reporter:
+    """The reporter of a format in :data:`FORMATS` writing to `out` (`color`: the text format's ANSI colours)."""
     if fmt == "text":
         return TextReporter(out, color)
     if fmt == "json":
@@ -359,14 +310,17 @@ class Progress:
         self.name = ""
 
     def unit(self, name: str) -> None:
+        """The input now read."""
         self.name = name
 
     def done_unit(self, size: int) -> None:
+        """An input of `size` bytes is done."""
         self.units_done += 1
         self.base += size
         self.update(0)
 
     def update(self, current: int) -> None:
+        """`current` bytes of the input being read are done: redraw (at most 10 times a second)."""
         if not self.enabled:
             return
         now = self.clock()
@@ -380,6 +334,8 @@ class Progress:
             frac = min(done / self.total, 1.0)
             bar = "#" * int(frac * 24)
             text = f"[{bar:<24}] {frac * 100:5.1f}% {mb:,.1f}/{self.total / 1e6:,.1f} MB {rate:,.1f} MB/s"
+            if 0 < done < self.total:
+                text += f" ETA {format_duration((self.total - done) / (done / max(now - self.start, 1e-9)))}"
         else:
             text = f"{mb:,.1f} MB {rate:,.1f} MB/s"
         if self.units > 1:
@@ -390,6 +346,7 @@ class Progress:
         self.shown = True
 
     def close(self) -> None:
+        """Erase the line (when shown)."""
         if self.shown:
             self.out.write("\r\x1b[2K")
             self.out.flush()

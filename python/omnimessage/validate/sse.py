@@ -29,8 +29,9 @@ from .rules import RULES
 from .state import MAX_SERVER_EVENT_TYPES
 
 __all__ = [
-    "MAX_NOTED_LINES", "MAX_SERVER_EVENT_TYPES", "SseEvent", "SseResult", "iter_events", "iter_lines_bytes",
-    "open_url_lines", "validate_sse",
+    "MAX_HEADERS", "MAX_NOTED_LINES", "MAX_SERVER_EVENT_TYPES", "LiveStream", "SseEvent", "SseResult",
+    "check_header", "iter_events", "iter_lines_bytes", "open_url_lines", "parse_header", "redacted",
+    "validate_sse",
 ]
 
 _ID: Final = re.compile(rb"([\x21-\x7e]{1,64})-([0-9]{1,19})\Z")
@@ -39,11 +40,22 @@ characters of a random UUID), then a decimal sequence number. The epoch may itse
 sequence is what follows the last one."""
 _BOM: Final = b"\xef\xbb\xbf"
 MAX_NOTED_LINES: Final = 11
+_TOKEN: Final = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+"""A header name: an RFC 7230 token."""
+_FIELD_VALUE: Final = re.compile(r"[\t\x20-\x7e\x80-\xff]*")
+"""A header value: visible ASCII, spaces, tabs and obs-text (RFC 7230 field-value); no CR, LF, NUL or
+other control character, nothing beyond Latin-1 (http.client sends values as Latin-1)."""
+MAX_HEADERS: Final = 64
+"""Request headers `--header` may add."""
+MAX_HEADER_BYTES: Final = 8192
+"""The longest header (name and value) accepted."""
 """How many line numbers of resyncs and epoch changes a result keeps (the report names ten, then `...`)."""
 
 
 @dataclass(slots=True)
 class SseEvent:
+    """One dispatched event: its name (`message` when it has none), its data joined, where it was."""
+
     line: int
     """Line number of the event's first field line."""
     name: str
@@ -60,6 +72,8 @@ class SseEvent:
 
 @dataclass(slots=True)
 class SseResult:
+    """What a stream held beside OmniMessages: server_events by type, resyncs, epochs, a torn end."""
+
     torn: int = 0
     """Line of an event left unterminated at the end of the input (0: none)."""
     server_events: Counter[str] = field(default_factory=Counter)
@@ -267,7 +281,40 @@ def validate_sse(
     return result
 
 
+def redacted(name: str) -> str:
+    """How a header is named in any output: `Authorization: <redacted>` (its value may be a credential)."""
+    return f"{name}: <redacted>"
+
+
+def check_header(name: str, value: str) -> tuple[str, str]:
+    """Check one request header; returns it with the value's surrounding blanks stripped.
+
+    Raises ValueError naming the header but never showing its value (it often holds credentials):
+    the name must be an RFC 7230 token, the value visible characters, spaces or tabs.
+    """
+    if not _TOKEN.fullmatch(name):  # not shown either: a misplaced colon may have made a credential the name
+        raise ValueError("a header name is an HTTP token (letters, digits and !#$%&'*+-.^_`|~, no space), "
+                         "followed by ':' and the value")
+    value = value.strip(" \t")
+    if not _FIELD_VALUE.fullmatch(value):
+        raise ValueError(f"header {redacted(name)}: the value holds a line break, NUL or another control "
+                         "character (or a character beyond Latin-1); it cannot be sent")
+    if len(name) + len(value) > MAX_HEADER_BYTES:
+        raise ValueError(f"header {redacted(name)}: longer than {MAX_HEADER_BYTES} bytes")
+    return name, value
+
+
+def parse_header(spec: str) -> tuple[str, str]:
+    """`NAME:VALUE` (as `--header` takes it) into a checked (name, value); ValueError otherwise,
+    never quoting the value."""
+    name, sep, value = spec.partition(":")
+    if not sep:  # the text is not shown: it may be a credential given alone
+        raise ValueError("--header takes NAME:VALUE (for example 'Authorization: Bearer ...'); this one has no ':'")
+    return check_header(name, value)
+
+
 def file_chunks(fh: BinaryIO, size: int = 1 << 20) -> Iterator[bytes]:
+    """Read `fh` in chunks of at most `size` bytes until its end."""
     while True:
         chunk = fh.read(size)
         if not chunk:
@@ -278,13 +325,22 @@ def file_chunks(fh: BinaryIO, size: int = 1 << 20) -> Iterator[bytes]:
 class LiveStream:
     """Read a live `text/event-stream` for a bounded time (a reader thread, a deadline).
 
-    `status` / `content_type` describe the response; `ended` tells why reading stopped.
+    `status` / `content_type` describe the response; `ended` tells why reading stopped. `headers`
+    are sent with the request after `Accept: text/event-stream` and `Cache-Control: no-cache`
+    (a header of the same name replaces a default); each is checked by :func:`check_header`.
     """
 
-    def __init__(self, url: str, duration: float, *, timeout: float = 10.0) -> None:
+    def __init__(self, url: str, duration: float, *, timeout: float = 10.0,
+                 headers: Iterable[tuple[str, str]] = ()) -> None:
         parts = urllib.parse.urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise ValueError(f"not an http(s) URL: {url!r}")
+        extra = [check_header(n, v) for n, v in headers]
+        if len(extra) > MAX_HEADERS:
+            raise ValueError(f"more than {MAX_HEADERS} request headers")
+        given = {n.lower() for n, _ in extra}
+        sent = [(n, v) for n, v in (("Accept", "text/event-stream"), ("Cache-Control", "no-cache"))
+                if n.lower() not in given] + extra
         self.url = url
         self.duration = duration
         self.deadline = time.monotonic() + duration
@@ -304,7 +360,11 @@ class LiveStream:
             self.conn.connect()
             # kept: http.client forgets the socket of a response that closes the connection
             self.sock = self.conn.sock
-            self.conn.request("GET", path, headers={"Accept": "text/event-stream", "Cache-Control": "no-cache"})
+            self.conn.putrequest("GET", path, skip_host="host" in given,
+                                 skip_accept_encoding="accept-encoding" in given)
+            for n, v in sent:  # one by one: a name given twice is sent twice
+                self.conn.putheader(n, v)
+            self.conn.endheaders()
             self.resp = self.conn.getresponse()
             if time.monotonic() >= self.deadline:  # the timer cut the headers short: they are not complete
                 raise TimeoutError
@@ -354,6 +414,8 @@ class LiveStream:
                 self._q.put_nowait(None)
 
     def chunks(self) -> Iterator[bytes]:
+        """The bytes received, as they come, until the server ends the stream or the duration elapses
+        (`ended` then says which); closes the connection at the end."""
         self._thread.start()
         try:
             while True:
@@ -372,6 +434,7 @@ class LiveStream:
             self.close()
 
     def close(self) -> None:
+        """Stop reading and close the connection (idempotent)."""
         self._stop.set()
         self._timer.cancel()
         self._expire()
@@ -381,4 +444,5 @@ class LiveStream:
 
 
 def open_url_lines(live: LiveStream, max_line_bytes: int) -> Iterator[bytes | None]:
+    """The lines of a live stream (as :func:`iter_lines_bytes` splits them) until its deadline."""
     return iter_lines_bytes(live.chunks(), max_line_bytes)
