@@ -19,6 +19,7 @@ import subprocess
 import sys
 import time
 import uuid
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
@@ -118,8 +119,9 @@ def test_a_flood_of_answer_lines_is_a_protocol_error(marked: str) -> None:
 
 def test_a_silent_testee_fails_the_start_within_its_time_limit(marked: str) -> None:
     result, elapsed = run([str(BAD / "silent.py")], marked, startup_timeout=1.0)
-    assert all(o.message.startswith("not run: the testee did not start: no answer to the handshake")  # type: ignore[attr-defined]
-               for o in result.outcomes)  # type: ignore[attr-defined]
+    messages = [o.message for o in result.outcomes]  # type: ignore[attr-defined]
+    assert messages[0].startswith("not run: the testee did not start: no answer to the handshake")
+    assert messages[1:] == ["not run (see the run error)"] * 2  # the reason is said once
     assert elapsed < BOUND
 
 
@@ -202,3 +204,26 @@ def test_the_runner_memory_stays_bounded(marked: str, tmp_path: Path) -> None:
     # the suite itself is ~80 MiB; a flood costs the 64 MiB answer cap and a copy or two of it
     assert max(p[0] for p in peaks.values()) < peaks["(suite loaded)"][0] + 200, peaks
     assert not leftovers(marked)
+
+
+def test_hostile_text_reaches_no_output_raw_fresh_cases_and_lists_included(tmp_path: Path) -> None:
+    """hostile_strings.py (terminal escapes, bidi controls, line breaks and workflow commands in its
+    handshake, answers and stderr) through every output of a run with fresh cases: the text report
+    (-v), JSON, JUnit and the list --update-expected-failures writes."""
+    from test_hostile_output import harmless, json_harmless
+
+    junit, report, listed = tmp_path / "r.xml", tmp_path / "r.json", tmp_path / "list.txt"
+    proc = subprocess.run(
+        [sys.executable, "-m", "omnimessage", "conformance", "--impl", f"{sys.executable} {BAD / 'hostile_strings.py'}",
+         "--category", "fresh", "--fresh", "6", "--seed", "9", "-v", "--junit", str(junit), "--json", str(report),
+         "--update-expected-failures", str(listed), "--timeout", "20"],
+        capture_output=True, timeout=300,
+    )
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    out = harmless(proc.stdout) + harmless(proc.stderr)
+    assert "\\x1b]52;c;" in out and "seed 9" in out
+    ET.parse(junit)
+    harmless(junit.read_bytes())
+    assert json_harmless(harmless(report.read_bytes()))["seed"] == 9
+    text = harmless(listed.read_bytes())
+    assert all(ln.startswith(("#", "fresh:")) for ln in text.splitlines() if ln)

@@ -67,3 +67,18 @@ def test_unknown_mutant_is_a_usage_error() -> None:
         [sys.executable, "-m", "omnimessage.conformance.mutants", "nope"], capture_output=True, text=True
     )
     assert r.returncode == 2 and "names:" in r.stderr
+
+
+def test_contract_mutants_are_killed_by_their_cases() -> None:
+    """Readings of the docs that suite 1.4 settled the other way (issue 13, part 1): each is killed
+    by the cases tagged `contract` (without them, all four survived)."""
+    names = [
+        "torn-grammar-truncated",
+        "integers-judged-as-written",
+        "top-level-number-then-trailing",
+        "lenient-keeps-cr",
+    ]
+    suite = load_suite()
+    contract = [c for c in suite.cases if "contract" in c.tags]
+    report = run_mutation_check(suite, names=names, cases=contract)
+    assert [r.name for r in report.results if not r.killed] == []

@@ -122,3 +122,31 @@ def test_plugin_works_from_a_fresh_virtualenv(project: Path, tmp_path_factory: p
     )
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-2000:]
     assert " passed" in r.stdout and " xfailed" in r.stdout
+
+
+LOOKUP = Path(__file__).resolve().parent / "bad_testees" / "lookup_testee.py"
+
+
+def test_fresh_cases_are_items_with_the_seed_in_the_header_and_the_junit_file(project: Path) -> None:
+    junit = project / "j.xml"
+    r = _pytest(project, "--omnimessage-impl", f"{sys.executable} {LOOKUP}", "--omnimessage-category", "fresh",
+                "--omnimessage-fresh", "12", "--omnimessage-seed", "77", f"--junitxml={junit}")
+    assert r.returncode == 1  # the lookup testee knows the shipped answers only
+    assert "12 fresh, seed 77 (replay: --omnimessage-seed 77)" in r.stdout
+    assert "omnimessage-conformance::fresh.77.00" in r.stdout and "(seed 77: --omnimessage-seed 77)" in r.stdout
+    import xml.etree.ElementTree as ET
+
+    props = [p.get("value") for p in ET.parse(junit).getroot().iter("property") if p.get("name") == "seed"]
+    assert props and set(props) == {"77"}
+    r = _pytest(project, "-q", "--omnimessage-impl", "python", "--omnimessage-category", "fresh",
+                "--omnimessage-fresh", "12", "--omnimessage-seed", "77")
+    assert r.returncode == 0 and "13 passed" in r.stdout  # 12 fresh cases and the project's own test
+
+
+def test_a_testee_that_cannot_start_is_reported_in_full_once(project: Path) -> None:
+    (project / "broken.py").write_text("import sys\nsys.stderr.write('cannot initialise' + ' the codec')\nsys.exit(4)\n")
+    r = _pytest(project, "-q", "--omnimessage-impl", f"{sys.executable} broken.py", "--omnimessage-category",
+                "verbatim", "--omnimessage-fresh", "0")
+    assert r.returncode == 1
+    assert r.stdout.count("cannot initialise the codec") == 1, r.stdout[-3000:]
+    assert r.stdout.count("not run: the testee did not start (see the first") >= 100

@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, tool_path
 
 from omnimessage.conformance import load_suite
 from omnimessage.conformance.runner import (
@@ -33,7 +33,9 @@ SUITE = load_suite()
 BY_ID = SUITE.by_id()
 PYTHON = [sys.executable, "-m", "omnimessage.conformance.testee"]
 PYTHON_KNOWN = ROOT / "conformance" / "expected-failures" / "python.txt"
-SUMMARY = re.compile(r"^\d+ passed, \d+ failed, \d+ skipped, \d+ expected failures$", re.M)
+SUMMARY = re.compile(
+    r"^\d+ passed, \d+ failed, \d+ skipped, \d+ expected failures(; seed \d+ \(replay: --seed \d+\))?$", re.M
+)
 
 # three small cases: the middle one is where the fake testees misbehave
 FIRST, TARGET, LAST = (
@@ -181,9 +183,11 @@ def test_a_testee_that_stops_reading_cannot_block_the_runner(fake) -> None:  # t
 @pytest.mark.parametrize(("mode", "needle"), [("bad-hello", "bad handshake"), ("exit-at-hello", "cannot initialise")])
 def test_a_failed_start_reports_every_case_as_not_run(fake, mode: str, needle: str) -> None:  # type: ignore[no-untyped-def]
     result = run_cases(SUITE, THREE, fake(mode))
-    assert statuses(result) == [FAILED] * 3
-    assert all(o.message.startswith("not run: the testee did not start") for o in result.outcomes)
-    assert needle in result.outcomes[0].message
+    assert statuses(result) == [FAILED] * 3 and all(o.not_run for o in result.outcomes)
+    first, *rest = [o.message for o in result.outcomes]
+    assert first.startswith("not run: the testee did not start") and needle in first
+    assert rest == ["not run (see the run error)"] * 2  # said once, not once per case
+    assert len(result.errors) == 1 and needle in result.errors[0]
 
 
 def test_a_missing_command_is_reported() -> None:
@@ -204,7 +208,8 @@ def test_restarts_are_bounded(fake) -> None:  # type: ignore[no-untyped-def]
     result = run_cases(SUITE, [TARGET] * 5, fake("crash"), max_restarts=2)
     msgs = [o.message for o in result.outcomes]
     assert sum("exited with status 3" in m for m in msgs) == 3
-    assert all("giving up" in m for m in msgs[3:])
+    assert "giving up" in msgs[3] and msgs[4:] == ["not run (see the run error)"]  # the reason said once
+    assert any("giving up" in e for e in result.errors)
 
 
 def test_skipping_is_only_allowed_for_optional_features(fake) -> None:  # type: ignore[no-untyped-def]
@@ -368,6 +373,232 @@ def test_python_testee_answers_empty_and_multi_line_inputs_without_crashing() ->
     from omnimessage.conformance.testee import Binding, handle
 
     empty = handle(Binding(), {"id": 1, "input": ""})
-    assert (empty["result"], empty["category"]) == ("refused", "invalid_json")
+    assert empty["result"] == "skipped" and "0 lines" in empty["reason"]  # zero bytes hold no line
     two = base64.b64encode(b'{"a":1}\n{"b":2}\n').decode()
     assert handle(Binding(), {"id": 2, "input": two})["result"] == "skipped"
+
+
+# --- runner hygiene (issue 13) ------------------------------------------------------
+
+BAD = Path(__file__).resolve().parent / "bad_testees"
+RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+
+def test_cli_a_testee_that_cannot_start_is_reported_once(tmp_path: Path) -> None:
+    junit, report = tmp_path / "r.xml", tmp_path / "r.json"
+    impl = f"{sys.executable} -c \"import sys; sys.stderr.write('cannot initialise' + ' its codec'); sys.exit(7)\""
+    r = _cli("--impl", impl, "--category", "rejection", "--category", "fresh", "--fresh", "20", "--junit", str(junit),
+             "--json", str(report))
+    assert r.returncode == 1
+    assert r.stdout.count("cannot initialise its codec") == 1, r.stdout[:3000]
+    assert r.stdout.count("did not start") == 1
+    n = len(select_cases(SUITE, ["rejection"])) + 20
+    assert f"NOT RUN {n} cases" in r.stdout and f"0 passed, {n} failed" in r.stdout
+    root = ET.parse(junit).getroot()
+    assert int(root.get("failures", "0")) == n  # still every case failed in CI's eyes
+    assert ET.tostring(root, encoding="unicode").count("cannot initialise its codec") == 1
+    doc = json.loads(report.read_text())
+    assert doc["summary"]["failed"] == n and len(doc["errors"]) == 1 and "cannot initialise" in doc["errors"][0]
+    verbose = _cli("--impl", impl, "--category", "rejection", "--fresh", "0", "-v")
+    assert verbose.stdout.count("cannot initialise its codec") == 1
+
+
+def test_cli_a_baseline_whose_extra_is_missing_says_which_once() -> None:
+    code = (
+        "import sys; sys.modules['pydantic'] = None\n"  # as if the extra were not installed
+        "from omnimessage.cli import main; sys.exit(main(['conformance', '--impl', 'pydantic']))"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2, r.stdout[-1000:] + r.stderr[-1000:]
+    assert "Traceback" not in r.stderr and r.stdout == ""
+    lines = r.stderr.strip().splitlines()
+    assert len(lines) == 1 and "`pydantic` extra" in lines[0] and "omnimessage[pydantic]" in lines[0]
+
+
+def test_cli_update_expected_failures_writes_only_suite_ids_escaped(tmp_path: Path) -> None:
+    out = tmp_path / "list.txt"
+    args = ["--impl", f"{sys.executable} {BAD / 'inject_entries.py'}", "--category", "roundtrip", "--category",
+            "fresh", "--fresh", "15", "--seed", "3"]
+    r = _cli(*args, "--update-expected-failures", str(out))
+    assert r.returncode == 1
+    text = out.read_text(encoding="utf-8")
+    assert RAW_CONTROL.search(text) is None, repr(text[:500])
+    ids = {c.id for c in SUITE.cases}
+    entries = [ln.split(None, 1) for ln in text.splitlines() if ln and not ln.startswith("#")]
+    assert entries and all(len(e) == 2 for e in entries)
+    shipped = [e[0] for e in entries if not e[0].startswith("fresh:")]
+    assert set(shipped) <= ids and len(shipped) == len(select_cases(SUITE, ["roundtrip"]))
+    assert all(e[0] in {"fresh:canonical", "fresh:identical"} or e[0][6:] in REJECTIONS for e in entries
+               if e[0].startswith("fresh:"))
+    assert "fresh:*" not in {e[0] for e in entries}  # the injected entry is part of a reason, not a line
+    assert not any(e[0].startswith("rejection.") for e in entries)
+    r = _cli(*args, "--expected-failures", str(out), "-v")  # the list makes the same run green
+    assert r.returncode == 0, r.stdout[-2000:]
+    assert RAW_CONTROL.search(r.stdout) is None
+
+
+def test_cli_expected_failure_reasons_are_printed_escaped(tmp_path: Path) -> None:
+    listed = tmp_path / "list.txt"
+    listed.write_text("roundtrip.unicode.astral  \x1b[2J\x1b]0;pwned\x07 \u202eevil\x85 reason\n", encoding="utf-8")
+    junit, report = tmp_path / "r.xml", tmp_path / "r.json"
+    r = _cli("--impl", "naive-json", "--case", "roundtrip.unicode.astral", "--expected-failures", str(listed), "-v",
+             "--junit", str(junit), "--json", str(report))
+    assert r.returncode == 0 and "XFAIL roundtrip.unicode.astral" in r.stdout
+    assert "\\x1b[2J" in r.stdout
+    for text in (r.stdout, r.stderr, junit.read_text(encoding="utf-8"), report.read_text(encoding="utf-8")):
+        assert RAW_CONTROL.search(text) is None, repr(text[:400])
+    assert "\\x1b[2J" in json.loads(report.read_text())["cases"][0]["expected_failure_reason"]
+
+
+REJECTIONS = set(json.loads((ROOT / "schema" / "omnimessage.schema.json").read_text())["x-omnimessage-rejections"])
+
+
+def _on_a_terminal(args: list[str]) -> tuple[int, bytes, bytes]:
+    """Run the CLI with stderr on a pseudo-terminal: (status, stdout, what the terminal got)."""
+    import pty
+
+    master, slave = pty.openpty()
+    proc = subprocess.Popen([sys.executable, "-m", "omnimessage", "conformance", *args], stdout=subprocess.PIPE,
+                            stderr=slave, stdin=subprocess.DEVNULL)
+    os.close(slave)
+    seen = bytearray()
+    while True:
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: every holder of the terminal has closed it
+            break
+        if not chunk:
+            break
+        seen += chunk
+    os.close(master)
+    assert proc.stdout is not None
+    out = proc.stdout.read()
+    return proc.wait(timeout=120), out, bytes(seen)
+
+
+def test_progress_is_one_updating_line_on_a_terminal_and_nothing_otherwise() -> None:
+    args = ["--impl", "python", "--category", "verbatim", "--category", "fresh", "--fresh", "40", "--seed", "1"]
+    n = len(select_cases(SUITE, ["verbatim"])) + 40
+    rc, out, tty = _on_a_terminal(args)
+    assert rc == 0
+    assert b"\r\x1b[Kconformance " in tty and f"/{n} ".encode() in tty
+    assert tty.endswith(b"\r\x1b[K")  # erased at the end
+    assert b"\n" not in tty.replace(b"\r\n", b"")  # one line, redrawn: never a new one
+    assert b"\x1b" not in out  # stdout (the report) has none of it
+    r = _cli(*args)  # stderr a pipe: nothing
+    assert r.returncode == 0 and r.stderr == ""
+
+
+def test_mutation_check_reports_progress_per_mutant() -> None:
+    import io
+
+    from omnimessage.conformance.mutants import MUTANTS, run_mutation_check
+    from omnimessage.conformance.reports import Progress
+
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    term = Terminal()
+    names = list(MUTANTS)[:2]
+    run_mutation_check(SUITE, names=names, cases=THREE, progress=Progress(term, 0, "mutants"))
+    assert "mutants 2/2" in term.getvalue()
+
+
+# --- the testee protocol as a JSON Schema (conformance/testee-protocol.schema.json) -----------
+
+PROTOCOL_SCHEMA = ROOT / "conformance" / "testee-protocol.schema.json"
+
+
+def _protocol_validator(part: str):  # type: ignore[no-untyped-def]
+    import jsonschema
+
+    doc = json.loads(PROTOCOL_SCHEMA.read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator.check_schema(doc)
+    return jsonschema.Draft202012Validator({"$ref": f"#/$defs/{part}", **{k: v for k, v in doc.items() if k != "oneOf"}})
+
+
+def _exchanges(argv: list[str], cases: list, monkeypatch: pytest.MonkeyPatch):  # type: ignore[no-untyped-def,type-arg]
+    """Every (what the runner sent, what the testee answered) of a run."""
+    from omnimessage.conformance.testee_process import Testee
+
+    seen: list[tuple[dict, dict]] = []  # type: ignore[type-arg]
+    real = Testee._roundtrip
+
+    def recording(self, msg, deadline, what):  # type: ignore[no-untyped-def]
+        reply = real(self, msg, deadline, what)
+        seen.append((msg, reply))
+        return reply
+
+    monkeypatch.setattr(Testee, "_roundtrip", recording)
+    result = run_cases(SUITE, cases, argv)
+    monkeypatch.undo()
+    return result, seen
+
+
+@pytest.mark.parametrize("impl", ["python", "typescript", "naive-json", "pydantic"])
+def test_the_runner_and_every_bundled_testee_speak_the_protocol_schema(
+    impl: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from omnimessage.conformance.command import resolve_impl
+    from omnimessage.conformance.fresh import fresh_cases
+
+    if impl == "typescript" and tool_path("node") is None:
+        pytest.skip("node is not on PATH")
+    argv = resolve_impl(impl, SUITE).argv
+    cases = [*SUITE.cases, *fresh_cases(SUITE, 4242, 60)]
+    result, seen = _exchanges(argv, cases, monkeypatch)
+    hellos = sum(1 for sent, _ in seen if "hello" in sent)  # one per (re)start
+    assert hellos >= 1 and len(seen) >= len(cases) - 5 and not result.errors  # (an exchange that broke: none)
+    validators = {p: _protocol_validator(p) for p in ("runner_hello", "testee_hello", "request", "answer")}
+    problems = []
+    for sent, got in seen:
+        hello = "hello" in sent
+        pairs = (("runner_hello", sent), ("testee_hello", got)) if hello else (("request", sent), ("answer", got))
+        for part, msg in pairs:
+            for err in validators[part].iter_errors(_shortened(msg)):
+                problems.append(f"{part} {str(msg)[:160]}: {err.message[:200]} at {list(err.absolute_path)}")
+    assert problems == [], problems[:5]
+
+
+def _shortened(msg: dict) -> dict:  # type: ignore[type-arg]
+    """`msg` with base64 members cut to 64 KiB (whole quads): the same shape, without regex time on megabytes."""
+    return {k: v[: 1 << 16] if k in ("input", "output") and isinstance(v, str) else v for k, v in msg.items()}
+
+
+def test_the_protocol_schema_refuses_what_the_protocol_forbids() -> None:
+    answer, request = _protocol_validator("answer"), _protocol_validator("request")
+    ok = {"id": "roundtrip.x", "result": "refused", "category": "duplicate_key", "pointer": "/a~1b", "offset": 3}
+    assert answer.is_valid(ok) and answer.is_valid({"id": "a", "result": "encoded", "output": "e30="})
+    for bad in (
+        {**ok, "category": "nope"},
+        {**ok, "pointer": 1},
+        {**ok, "offset": -1},
+        {"id": "a", "result": "encoded", "output": "not base64!"},
+        {"id": "a", "result": "encoded"},
+        {"id": "a", "result": "maybe"},
+        {"id": "a", "result": "skipped", "reason": "x", "output": "e30="},
+    ):
+        assert not answer.is_valid(bad), bad
+    assert request.is_valid(BY_ID["roundtrip.request_begin.minimal"].request())
+    assert not request.is_valid({"id": "a", "mode": "relaxed", "input": ""})
+    assert not request.is_valid({"id": "a", "mode": "strict", "input": "", "max_line_bytes": 0})
+
+
+def test_write_expected_failures_keeps_suite_ids_and_escapes_reasons(tmp_path: Path) -> None:
+    import dataclasses
+
+    from omnimessage.conformance.outcomes import Outcome, RunResult
+    from omnimessage.conformance.runner import write_expected_failures
+
+    alien = dataclasses.replace(FIRST, id="not.in.the.suite")
+    result = RunResult(outcomes=[
+        Outcome(FIRST, FAILED, "first line\x1b[2J\u202e\nrejection.duplicate_key.payload-type  injected"),
+        Outcome(alien, FAILED, "whatever"),
+    ])
+    out = tmp_path / "list.txt"
+    entries = write_expected_failures(result, out, "x\ny", [c.id for c in SUITE.cases])
+    assert entries == [f"{FIRST.id}  first line\\x1b[2J\\u202e"]
+    text = out.read_text(encoding="utf-8")
+    assert RAW_CONTROL.search(text) is None and "not.in.the.suite" not in text and "injected" not in text
+    assert [p for p, _, _ in load_expected_failures(out).entries] == [FIRST.id]

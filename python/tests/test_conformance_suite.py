@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 from conftest import ROOT, needs
 
-from omnimessage.conformance import load_suite
+from omnimessage.conformance import SUITE_VERSION, load_suite
 from omnimessage.conformance.coverage import SchemaWalker, case_facts, coverage, load_schema_doc, parse_json
 from omnimessage.conformance.suite import GROUPS, Case, SuiteError, suite_dir
 
@@ -199,7 +199,7 @@ def _write_suite(tmp_path: Path, cases: list[dict[str, object]], lines: bytes = 
     (tmp_path / "cases").mkdir(exist_ok=True)
     (tmp_path / "cases" / "x.jsonl").write_bytes(lines)
     (tmp_path / "manifest.json").write_text(
-        json.dumps({"suite_version": "1.0.0", "schema_id": "x", "protocol_version": 1, "groups": {}, "cases": cases})
+        json.dumps({"suite_version": SUITE_VERSION, "schema_id": "x", "protocol_version": 1, "groups": {}, "cases": cases})
     )
     return tmp_path
 
@@ -283,7 +283,7 @@ def test_loader_refuses_duplicate_ids_and_other_major_versions(tmp_path: Path) -
     with pytest.raises(SuiteError, match="duplicate case id"):
         load_suite(_write_suite(tmp_path, [c, c]))
     doc = json.loads((tmp_path / "manifest.json").read_text())
-    doc["suite_version"] = "2.0.0"
+    doc["suite_version"] = "1.4.0"  # another major version: its expectations differ
     (tmp_path / "manifest.json").write_text(json.dumps(doc))
     with pytest.raises(SuiteError, match="not readable"):
         load_suite(tmp_path)

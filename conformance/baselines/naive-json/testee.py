@@ -21,7 +21,7 @@ def answer(req):
     terminated = data.endswith(b"\n")
     line = data[:-1] if terminated else data
     if len(line) > req.get("max_line_bytes", 1 << 28):
-        return {"result": "refused", "category": "too_large"}
+        return {"result": "refused", "category": "too_large", "pointer": ""}
     try:
         obj = json.loads(line.decode("utf-8"))
         if not isinstance(obj, dict):
@@ -35,7 +35,7 @@ def answer(req):
         category = "trailing_data" if exc.msg == "Extra data" else "invalid_json"
     else:
         return {"result": "encoded", "output": base64.b64encode(out).decode()}
-    return {"result": "refused", "category": category if terminated else "truncated"}
+    return {"result": "refused", "category": category if terminated else "truncated", "pointer": ""}
 
 
 def main():

@@ -96,11 +96,11 @@ def answer(req):
     terminated = data.endswith(b"\n")
     line = data[:-1] if terminated else data
     if len(line) > req.get("max_line_bytes", 1 << 28):
-        return {"result": "refused", "category": "too_large"}
+        return {"result": "refused", "category": "too_large", "pointer": ""}
     try:
         line.decode("utf-8")
     except UnicodeDecodeError:
-        return {"result": "refused", "category": "invalid_utf8" if terminated else "truncated"}
+        return {"result": "refused", "category": "invalid_utf8" if terminated else "truncated", "pointer": ""}
     try:
         msg = OmniMessage.model_validate_json(line)
     except pydantic.ValidationError as err:
@@ -109,7 +109,7 @@ def answer(req):
             out["category"] = "truncated"
         return out
     except RecursionError:
-        return {"result": "refused", "category": "too_deep"}
+        return {"result": "refused", "category": "too_deep", "pointer": ""}
     out = msg.model_dump_json(exclude_unset=True, by_alias=True).encode()
     return {"result": "encoded", "output": base64.b64encode(out).decode()}
 

@@ -25,6 +25,13 @@ def text_safe(data: bytes) -> bool:
     return not any(ord(c) < 0x20 and c != "\t" for c in s) and not s.endswith((" ", "\t"))
 
 
+GRAMMAR_CATEGORIES: frozenset[str] = frozenset(
+    {"invalid_utf8", "invalid_json", "trailing_data", "too_deep", "too_large", "truncated"}
+)
+"""Refusals of the line before any value is read (levels 1 and 2 of the precedence, and the
+reader's): their JSON pointer is `""`, stated by every case."""
+
+
 Parts = list[tuple[str | bytes, int]]
 """A compact byte source for huge inputs: (text or bytes, repeat count) pieces, concatenated."""
 
@@ -80,13 +87,19 @@ class CaseCollector:
         """`parts` / `output_parts` (huge inputs or outputs) are written compactly in the manifest
         instead of `data` / `output`, which are then computed from them."""
         cid = f"{group}.{cid}".replace("^", "pow")
+        # The suite sends exactly one line: bytes, at most one LF, at their end (TESTEE-PROTOCOL.md).
+        line_bytes = parts_bytes(parts) if parts is not None else data
+        assert line_bytes and b"\n" not in line_bytes[:-1], f"{cid}: an input is one non-empty line"
+        if category in GRAMMAR_CATEGORIES:
+            # Grammar refusals refuse the line, not a value: their pointer is "" (schema/README.md section 4).
+            assert pointer in (None, ""), (cid, pointer)
+            pointer = ""
         assert re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.+-]*", cid), cid
         assert cid not in self.ids, cid
         self.ids.add(cid)
         if parts is not None:
-            data = parts_bytes(parts)
+            data = line_bytes
             src = parts_source(parts)
-            assert b"\n" not in data.rstrip(b"\n")[:-1] and data.count(b"\n") <= 1, cid
         elif text_safe(data):
             src = self._place(f"cases/{group}.jsonl", data)
         else:

@@ -81,5 +81,8 @@ def generate_lenient() -> None:
         b'{"a":' + b"[" * 600 + b"]" * 600 + b"}\n",
         "too_deep",
     )
-    refuse("not-an-object", "lenient mode keeps objects only", b"[1,2]\n", "wrong_type")
+    CASES.add(
+        "not-an-object", "lenient", "lenient mode keeps objects only", "5", b"[1,2]\n",
+        mode="lenient", expect="reject", category="wrong_type", pointer="",
+    )
     refuse("truncated", "lenient mode still reports a torn last line", b'{"timestamp":"t', "truncated")

@@ -7,6 +7,7 @@ import json
 
 from .canonicalization import generate_canonicalization
 from .collector import CASES
+from .contract_rules import generate_contract_rules
 from .hostile import generate_hostile, tag_existing_hostile
 from .lenient import generate_lenient
 from .rejection_lexical import generate_lexical_rejections
@@ -31,6 +32,7 @@ def build() -> tuple[dict[str, bytes], bytes]:
     generate_hostile()
     tag_existing_hostile()
     generate_third_party()
+    generate_contract_rules()
     groups = {
         "roundtrip": {
             "spec": "2",

@@ -298,6 +298,7 @@ def _precedence() -> None:
         event_line('{"type":"request_begin","x":1,"type":"request_begin"}'),
         tags=P,
         category="duplicate_key",
+        pointer="/payload/type",
     )
     rejection_case(
         "surrogate-before-schema",
@@ -305,6 +306,7 @@ def _precedence() -> None:
         model_line('{"type":"text","role":"user","text":"\\ud800"}').replace(',"role":"user"', ""),
         tags=P,
         category="lone_surrogate",
+        pointer="/payload/text",
     )
     rejection_case(
         "huge-number-before-schema",
@@ -312,6 +314,7 @@ def _precedence() -> None:
         event_line('{"type":"request_ended","retry_in_ms":1e400}'),
         tags=P,
         category="invalid_number",
+        pointer="/payload/retry_in_ms",
     )
     rejection_case(
         "utf8-before-grammar",
@@ -344,7 +347,8 @@ def _precedence() -> None:
 
 
 def _torn() -> None:
-    """A last line without LF that does not decode is `truncated`, whatever else is wrong with it."""
+    """A last line without LF that does not parse is `truncated`; one that parses keeps its category
+    (section 1.4; every category: contract_rules.py)."""
     T = ["torn", "third-party"]
     for cid, data, desc in [
         (

@@ -13,16 +13,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from .escaping import printable
+from .escaping import printable, sanitize, sanitize_lines
 from .expected_failures import ExpectedFailures, load_expected_failures, write_expected_failures
+from .fresh import DEFAULT_FRESH_CASES, MAX_FRESH_CASES, MAX_SEED, fresh_cases, new_seed
 from .outcomes import PASSED, SKIPPED, XFAIL, Outcome, RunResult
-from .reports import MARK, format_failure, print_result, write_json_report, write_junit
+from .reports import MARK, Progress, format_failure, print_result, write_json_report, write_junit
 from .run import DEFAULT_REQUEST_TIMEOUT, DEFAULT_TOTAL_TIMEOUT, run_cases, select_cases
-from .suite import GROUPS, Suite, SuiteError, load_suite
+from .suite import FRESH_GROUP, REPORT_GROUPS, Case, Suite, SuiteError, load_suite
 
 __all__ = ["BASELINES", "Impl", "add_parser", "cmd_conformance", "resolve_impl"]
 
 BASELINES = ("naive-json", "pydantic")
+BASELINE_EXTRAS = {"pydantic": ("pydantic", "pydantic")}
+"""Baseline -> (the module it imports, the extra of this package that installs it)."""
 TYPESCRIPT_BIN = "omnimessage-ts"
 """The bin of our TypeScript binding's npm package (`omnimessage-ts testee` is its testee)."""
 TYPESCRIPT_BIN_ENV = "OMNIMESSAGE_TS_BIN"
@@ -46,6 +49,9 @@ def resolve_impl(spec: str, suite: Suite) -> Impl:
     if spec == "python":
         return Impl("python", [sys.executable, "-m", "omnimessage.conformance.testee"])
     if spec in BASELINES:
+        missing = missing_extra(spec)
+        if missing is not None:
+            raise ConformanceUsageError(missing)
         base = suite.root / "baselines" / spec
         return Impl(spec, [sys.executable, str(base / "testee.py")], base / "expected-failures.txt")
     if spec == "typescript":
@@ -64,6 +70,25 @@ def resolve_impl(spec: str, suite: Suite) -> Impl:
     if not argv:
         raise ConformanceUsageError("--impl needs a command")
     return Impl(spec, argv)
+
+
+def missing_extra(baseline: str) -> str | None:
+    """Why the baseline cannot run here (the extra it needs is not installed), or None."""
+    import importlib.util
+
+    if baseline not in BASELINE_EXTRAS:
+        return None
+    module, extra = BASELINE_EXTRAS[baseline]
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        found = False
+    if found:
+        return None
+    return (
+        f"the {baseline} baseline needs the `{extra}` extra, which is not installed: "
+        f"pip install 'omnimessage[{extra}]'"
+    )
 
 
 def typescript_testee() -> list[str] | None:
@@ -110,6 +135,19 @@ def add_parser(sub: Any) -> None:
         help="only cases of this group, rejection category or tag (repeatable)",
     )
     p.add_argument("--case", action="append", default=[], metavar="ID", help="only this case id or glob (repeatable)")
+    p.add_argument(
+        "--seed",
+        type=_seed,
+        metavar="N",
+        help="the seed of the fresh cases (default: random, printed, so a failing run can be replayed)",
+    )
+    p.add_argument(
+        "--fresh",
+        type=_count,
+        default=DEFAULT_FRESH_CASES,
+        metavar="N",
+        help=f"how many fresh cases to generate for this run (default {DEFAULT_FRESH_CASES}, 0..{MAX_FRESH_CASES})",
+    )
     p.add_argument("-v", "--verbose", action="store_true", help="print every case as it runs")
     p.add_argument("--junit", metavar="FILE", help="write a JUnit XML report")
     p.add_argument("--json", metavar="FILE", help="write a JSON report")
@@ -150,9 +188,37 @@ def add_parser(sub: Any) -> None:
     p.set_defaults(func=cmd_conformance)
 
 
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {printable(text, 40)!r}") from None
+    if not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"a seed is 0..{MAX_SEED}")
+    return value
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {printable(text, 40)!r}") from None
+    if not 0 <= value <= MAX_FRESH_CASES:
+        raise argparse.ArgumentTypeError(f"the number of fresh cases is 0..{MAX_FRESH_CASES}")
+    return value
+
+
 def _usage(msg: str) -> int:
-    sys.stderr.write(f"omnimessage conformance: {msg}\n")
+    sys.stderr.write(sanitize_lines(f"omnimessage conformance: {msg}") + "\n")
     return 2
+
+
+def _fresh(suite: Suite, args: argparse.Namespace) -> tuple[int | None, list[Case]]:
+    """The run's seed and its fresh cases (none with `--fresh 0`)."""
+    if args.fresh == 0:
+        return None, []
+    seed = args.seed if args.seed is not None else new_seed()
+    return seed, fresh_cases(suite, seed, args.fresh)
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
@@ -168,15 +234,24 @@ def cmd_conformance(args: argparse.Namespace) -> int:
         out.write(format_coverage(cov) + "\n")
         return 0 if cov.complete else 1
     if args.list:
-        for c in select_cases(suite, args.category, args.case):
-            out.write(f"{c.id}\t{c.group}\t{c.expect}{':' + c.category if c.category else ''}\t{c.description}\n")
+        seed, fresh = _fresh(suite, args)
+        for c in select_cases(suite, args.category, args.case, fresh=fresh):
+            line = f"{c.id}\t{c.group}\t{c.expect}{':' + c.category if c.category else ''}\t{c.description}"
+            out.write(sanitize(line) + "\n")
+        if seed is not None:
+            out.write(f"# fresh cases from seed {seed}\n")
         return 0
     if args.matrix:
         return run_matrix(suite, out, args)
     if args.mutants:
         from .mutants import run_mutation_check
 
-        report = run_mutation_check(suite, timeout=args.timeout, out=out)
+        progress = Progress(sys.stderr, 0, "mutants")
+        progress.note("the unmutated binding first")
+        try:
+            report = run_mutation_check(suite, timeout=args.timeout, out=out, progress=progress)
+        finally:
+            progress.close()
         return 0 if report.kill_rate == 1.0 else 1
     if not args.impl:
         return _usage("--impl is required (python, typescript, naive-json, pydantic or a command)")
@@ -191,40 +266,64 @@ def cmd_conformance(args: argparse.Namespace) -> int:
             expected = load_expected_failures(ef_path)
         except (OSError, ValueError) as exc:
             return _usage(f"--expected-failures: {exc}")
-    cases = select_cases(suite, args.category, args.case)
+    try:
+        seed, fresh = _fresh(suite, args)
+    except (ValueError, RuntimeError) as exc:
+        return _usage(str(exc))
+    cases = select_cases(suite, args.category, args.case, fresh=fresh)
     if not cases:
         return _usage("no case matches the filters")
-    out.write(
-        f"omnimessage conformance: suite {suite.suite_version}, {len(cases)} of {len(suite.cases)} cases, "
-        f"implementation {impl.name}" + (f", expected failures from {ef_path}" if ef_path else "") + "\n"
+    n_fresh = sum(1 for c in cases if c.group == FRESH_GROUP)
+    header = (
+        f"omnimessage conformance: suite {suite.suite_version}, {len(cases) - n_fresh} of {len(suite.cases)} "
+        f"shipped cases and {n_fresh} fresh ones"
+        + (f" (seed {seed}; replay with --seed {seed})" if n_fresh else "")
+        + f", implementation {impl.name}"
+        + (f", expected failures from {ef_path}" if ef_path else "")
     )
+    out.write(sanitize(header) + "\n")
     out.flush()
+    progress = Progress(sys.stderr, len(cases), "conformance")
 
     def on_outcome(o: Outcome) -> None:
+        progress.step(o.case.id)
         if args.verbose:
-            out.write(f"{MARK[o.status]} {o.case.id}" + (f"  ({o.reason})" if o.status == XFAIL else "") + "\n")
+            if o.not_run:  # why: once, with the run errors at the end
+                out.write(sanitize(f"{MARK[o.status]} {o.case.id}  (not run)") + "\n")
+                return
+            line = f"{MARK[o.status]} {o.case.id}" + (f"  ({o.reason})" if o.status == XFAIL else "")
+            out.write(sanitize(line) + "\n")
             if o.failed:
                 out.write(format_failure(o).split("\n", 1)[1] + "\n")
             out.flush()
 
-    result = run_cases(
-        suite,
-        cases,
-        impl.argv,
-        expected=expected,
-        request_timeout=args.timeout,
-        total_timeout=args.total_timeout,
-        cwd=impl.cwd,
-        on_outcome=on_outcome,
-    )
+    try:
+        result = run_cases(
+            suite,
+            cases,
+            impl.argv,
+            expected=expected,
+            request_timeout=args.timeout,
+            total_timeout=args.total_timeout,
+            cwd=impl.cwd,
+            on_outcome=on_outcome,
+            seed=seed if n_fresh else None,
+        )
+    finally:
+        progress.close()
     if result.implementation:
         name, version = result.implementation.get("implementation"), result.implementation.get("version")
         said = f"{printable(str(name), 100)} {printable(str(version or ''), 100)}".rstrip()  # the testee's words
-        out.write(f"testee: {said} ({result.duration:.1f}s)\n")
+        out.write(sanitize(f"testee: {said} ({result.duration:.1f}s)") + "\n")
     print_result(result, out, verbose=args.verbose, streamed=args.verbose)
     if args.update_expected_failures:
-        write_expected_failures(result, args.update_expected_failures, impl.name)
-        out.write(f"wrote {args.update_expected_failures}\n")
+        try:
+            entries = write_expected_failures(
+                result, args.update_expected_failures, impl.name, (c.id for c in suite.cases)
+            )
+        except OSError as exc:
+            return _usage(f"--update-expected-failures: {exc}")
+        out.write(sanitize(f"wrote {len(entries)} entries to {args.update_expected_failures}") + "\n")
     if args.junit:
         write_junit(result, args.junit, impl.name)
     if args.json:
@@ -246,15 +345,17 @@ def run_matrix(suite: Suite, out: TextIO, args: argparse.Namespace) -> int:
         if name == "typescript" and not typescript_available(suite):
             rows[name] = "not installed"
             continue
-        if name == "pydantic" and not _pydantic_available():
-            rows[name] = "needs the `pydantic` extra"
+        if name in BASELINE_EXTRAS and missing_extra(name) is not None:
+            rows[name] = f"needs the `{BASELINE_EXTRAS[name][1]}` extra"
             continue
         impl = resolve_impl(name, suite)
         known = impl.expected_failures or suite.root / "expected-failures" / f"{name}.txt"
         ef = load_expected_failures(known) if known.is_file() else ExpectedFailures()
         jobs[name] = (impl, ef)
         rows[name] = "..."
-    cases = select_cases(suite, args.category, args.case)
+    seed, fresh = _fresh(suite, args)
+    cases = select_cases(suite, args.category, args.case, fresh=fresh)
+    n_fresh = sum(1 for c in cases if c.group == FRESH_GROUP)
 
     def run(name: str) -> RunResult:
         impl, ef = jobs[name]
@@ -266,13 +367,14 @@ def run_matrix(suite: Suite, out: TextIO, args: argparse.Namespace) -> int:
             request_timeout=args.timeout,
             total_timeout=args.total_timeout,
             cwd=impl.cwd,
+            seed=seed if n_fresh else None,
         )
 
     with ThreadPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
         futures = {name: pool.submit(run, name) for name in jobs}
         for name, fut in futures.items():
             rows[name] = fut.result()
-    groups = [g for g in GROUPS if any(c.group == g for c in cases)]
+    groups = [g for g in REPORT_GROUPS if any(c.group == g for c in cases)]
     head = ["implementation", *groups, "total", "status"]
     table: list[list[str]] = []
     ok = True
@@ -294,7 +396,11 @@ def run_matrix(suite: Suite, out: TextIO, args: argparse.Namespace) -> int:
         ok = ok and r.ok
         table.append([name, *cells, f"{r.count(PASSED)}/{len(r.outcomes)}", status])
     widths = [max(len(row[i]) for row in [head, *table]) for i in range(len(head))]
-    out.write(f"conformance matrix: suite {suite.suite_version}, {len(cases)} cases, cells are passed/total\n")
+    out.write(
+        f"conformance matrix: suite {suite.suite_version}, {len(cases)} cases ({n_fresh} fresh"
+        + (f", seed {seed}; replay with --seed {seed}" if n_fresh else "")
+        + "), cells are passed/total\n"
+    )
     for row in [head, *table]:
         out.write(
             "  ".join(
@@ -308,17 +414,15 @@ def run_matrix(suite: Suite, out: TextIO, args: argparse.Namespace) -> int:
         if isinstance(r, RunResult) and not r.ok:
             out.write(f"\n{name}: unexpected results\n")
             for o in r.outcomes:
-                if o.failed:
+                if o.failed and not o.not_run:
                     out.write(format_failure(o) + "\n")
+            if r.n_not_run:
+                out.write(f"NOT RUN {r.n_not_run} cases (each counted as failed)\n")
+            for e in r.errors:
+                out.write(sanitize_lines(f"ERROR {e}") + "\n")
             for s in r.stale:
-                out.write(f"STALE {s}\n")
+                out.write(sanitize_lines(f"STALE {s}") + "\n")
     return 0 if ok else 1
-
-
-def _pydantic_available() -> bool:
-    import importlib.util
-
-    return importlib.util.find_spec("pydantic") is not None
 
 
 def main(argv: Sequence[str] | None = None) -> int:  # pragma: no cover - `omnimessage conformance` is the entry

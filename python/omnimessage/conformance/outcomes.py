@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .suite import GROUPS, Case
+from .suite import REPORT_GROUPS, Case
 
 __all__ = ["FAILED", "PASSED", "SKIPPED", "XFAIL", "XPASS", "Outcome", "RunResult"]
 
@@ -19,6 +19,7 @@ class Outcome:
     message: str = ""
     duration: float = 0.0
     reason: str = ""  # the expected-failure reason, for xfail / xpass
+    not_run: bool = False  # failed without being sent: the run-level error (in RunResult.errors) says why
 
     @property
     def failed(self) -> bool:
@@ -33,6 +34,8 @@ class RunResult:
     errors: list[str] = field(default_factory=list)  # run-level problems (start failures, time limit)
     warnings: list[str] = field(default_factory=list)  # what did not fail a case (processes left behind)
     duration: float = 0.0
+    seed: int | None = None  # the seed of the fresh cases (None: the run had none)
+    n_fresh: int = 0  # how many fresh cases the run sent
 
     def count(self, status: str) -> int:
         return sum(1 for o in self.outcomes if o.status == status)
@@ -45,10 +48,15 @@ class RunResult:
     def ok(self) -> bool:
         return self.n_failed == 0
 
+    @property
+    def n_not_run(self) -> int:
+        return sum(1 for o in self.outcomes if o.not_run)
+
     def summary(self) -> str:
         return (
             f"{self.count(PASSED)} passed, {self.n_failed} failed, {self.count(SKIPPED)} skipped, "
             f"{self.count(XFAIL)} expected failures"
+            + (f"; seed {self.seed} (replay: --seed {self.seed})" if self.seed is not None else "")
         )
 
     def by_group(self) -> dict[str, dict[str, int]]:
@@ -56,4 +64,4 @@ class RunResult:
         for o in self.outcomes:
             g = out.setdefault(o.case.group, {PASSED: 0, FAILED: 0, SKIPPED: 0, XFAIL: 0, XPASS: 0})
             g[o.status] += 1
-        return {g: out[g] for g in GROUPS if g in out}
+        return {g: out[g] for g in REPORT_GROUPS if g in out}

@@ -3,8 +3,11 @@
     pytest --omnimessage-impl "node dist/testee.js" [--omnimessage-expected-failures FILE]
 
 turns every case into an item whose id is the case id (`-k`, `--junitxml`, `-x` and the rest
-work as usual); listed expected failures are reported as xfail, and a listed case that passes
-fails, as does an entry that matches no case. Without `--omnimessage-impl` the plugin does
+work as usual), the shipped cases and fresh ones generated for the session (:mod:`.fresh`; the
+seed is printed in the header and recorded as a property of every fresh item, and
+`--omnimessage-seed N` replays it); listed expected failures are reported as xfail, and a listed
+case that passes fails, as does an entry that matches no case. A testee that cannot start is
+reported in full once; the other cases fail with a one-line "not run". Without `--omnimessage-impl` the plugin does
 nothing at all. Every message shown passes through the one sanitiser (:func:`.escaping.sanitize_lines`):
 what a testee supplied never reaches the terminal or the JUnit file raw.
 """
@@ -46,6 +49,20 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="only cases of this group, rejection category or tag (repeatable)",
     )
     group.addoption(
+        "--omnimessage-seed",
+        type=int,
+        default=None,
+        metavar="N",
+        help="the seed of the fresh cases (default: random, shown in the header)",
+    )
+    group.addoption(
+        "--omnimessage-fresh",
+        type=int,
+        default=None,
+        metavar="N",
+        help="how many fresh cases to generate (default 200; 0: none)",
+    )
+    group.addoption(
         "--omnimessage-timeout",
         type=float,
         default=None,
@@ -77,8 +94,8 @@ class _Runtime:
         from .outcomes import FAILED
         from .testee_process import Testee, TesteeError
 
-        if self.start_error is not None:
-            return FAILED, f"not run: {self.start_error}"
+        if self.start_error is not None:  # said in full once, by the case that tried to start it
+            return FAILED, "not run: the testee did not start (see the first conformance case's failure)"
         if self.testee is None:
             testee = Testee(self.argv, cwd=self.cwd)
             try:
@@ -127,7 +144,17 @@ class _Conformance:
                 self.expected = load_expected_failures(ef_path)
             except (OSError, ValueError) as exc:
                 raise pytest.UsageError(f"--omnimessage-expected-failures: {exc}") from None
-        self.cases = select_cases(self.suite, config.getoption("omnimessage_category"))
+        from .fresh import DEFAULT_FRESH_CASES, fresh_cases, new_seed
+
+        n_fresh = config.getoption("omnimessage_fresh")
+        n_fresh = DEFAULT_FRESH_CASES if n_fresh is None else n_fresh
+        seed = config.getoption("omnimessage_seed")
+        self.seed: int | None = (seed if seed is not None else new_seed()) if n_fresh else None
+        try:
+            fresh = fresh_cases(self.suite, self.seed, n_fresh) if self.seed is not None else []
+        except ValueError as exc:
+            raise pytest.UsageError(f"--omnimessage-seed / --omnimessage-fresh: {exc}") from None
+        self.cases = select_cases(self.suite, config.getoption("omnimessage_category"), fresh=fresh)
         timeout = config.getoption("omnimessage_timeout")
         timeout = DEFAULT_REQUEST_TIMEOUT if timeout is None else timeout
         self.runtime = _Runtime(self.suite, impl.argv, impl.cwd, timeout)
@@ -145,6 +172,13 @@ class _Conformance:
         rep = collect_one_node(col)
         session.ihook.pytest_collectreport(report=rep)  # counted as collected, like any other collector
         items.extend(x for x in rep.result if isinstance(x, pytest.Item))
+
+    def pytest_report_header(self) -> str:
+        from .suite import FRESH_GROUP
+
+        n = sum(1 for c in self.cases if c.group == FRESH_GROUP)
+        seed = f", seed {self.seed} (replay: --omnimessage-seed {self.seed})" if self.seed is not None else ""
+        return printable(f"omnimessage conformance: {len(self.cases) - n} shipped cases, {n} fresh{seed}", 400)
 
     def pytest_sessionfinish(self) -> None:
         self.runtime.close()
@@ -173,18 +207,23 @@ class ConformanceItem(pytest.Item):
         self.case = case
         self.plugin = plugin
         self.add_marker(pytest.mark.omnimessage_conformance)
+        if case.group == "fresh" and plugin.seed is not None:  # in --junitxml: how to replay it
+            self.user_properties.append(("seed", plugin.seed))
 
     def runtest(self) -> None:
         from .outcomes import FAILED, SKIPPED
 
         status, message = self.plugin.runtime.run(self.case)
-        reason = self.plugin.expected.reason(self.case.id)
+        reason = self.plugin.expected.reason(self.case)
         if status == SKIPPED:
             pytest.skip(printable(message) or "skipped by the testee")
         if reason is not None:
             if status == FAILED:
                 pytest.xfail(printable(reason))
-            raise ConformanceFailure(f"listed as an expected failure ({reason}) but passed: remove it from the list")
+            if self.case.group != "fresh":  # a fresh entry lists a category, some of whose cases may pass
+                raise ConformanceFailure(
+                    f"listed as an expected failure ({reason}) but passed: remove it from the list"
+                )
         if status == FAILED:
             raise ConformanceFailure(message)
 
@@ -193,9 +232,10 @@ class ConformanceItem(pytest.Item):
             from .judge import describe_expectation
 
             c = self.case
+            replay = f" (seed {self.plugin.seed}: --omnimessage-seed {self.plugin.seed})" if c.group == "fresh" else ""
             return sanitize_lines(
                 f"{c.description}\n"
-                f"group {c.group}, spec section {c.spec}, input {c.source}\n"
+                f"group {c.group}{replay}, spec section {c.spec}, input {c.source}\n"
                 f"expected: {describe_expectation(c)}\n{excinfo.value}"
             )
         if isinstance(excinfo.value, pytest.xfail.Exception):  # cheap: no traceback of pytest's internals

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from .expected_failures import ExpectedFailures
 from .judge import judge
 from .outcomes import FAILED, PASSED, XFAIL, XPASS, Outcome, RunResult
-from .suite import GROUPS, Case, Suite
+from .suite import FRESH_GROUP, GROUPS, Case, Suite
 from .testee_process import DEFAULT_STARTUP_TIMEOUT, Testee, TesteeError
 
 __all__ = ["DEFAULT_REQUEST_TIMEOUT", "DEFAULT_TOTAL_TIMEOUT", "MAX_RESTARTS", "Limits", "run_cases", "select_cases"]
@@ -66,7 +66,10 @@ class _Run:
         if self.fatal is None and self.testee is None:
             self._start()
         if self.fatal is not None or self.testee is None:
-            self._record(case, FAILED, f"not run: {self.fatal}", t0)
+            # said once (result.errors, the first case's message); every case still fails
+            first = not any(o.not_run for o in self.result.outcomes)
+            self._record(case, FAILED, f"not run: {self.fatal}" if first else "not run (see the run error)", t0,
+                         not_run=True)
             return
         status, message = self._ask(self.testee, case)
         self._record(case, status, message, t0)
@@ -118,14 +121,14 @@ class _Run:
         self.fatal = reason
         self.result.errors.append(reason)
 
-    def _record(self, case: Case, status: str, message: str, t0: float) -> None:
-        reason = self.expected.reason(case.id)
+    def _record(self, case: Case, status: str, message: str, t0: float, *, not_run: bool = False) -> None:
+        reason = self.expected.reason(case)
         if reason is not None:
             if status == FAILED:
                 status = XFAIL
-            elif status == PASSED:
+            elif status == PASSED and case.group != FRESH_GROUP:  # fresh entries list categories, not cases
                 status, message = XPASS, f"listed as an expected failure ({reason}) but passed: remove it from the list"
-        o = Outcome(case, status, message, time.monotonic() - t0, reason or "")
+        o = Outcome(case, status, message, time.monotonic() - t0, reason or "", not_run=not_run)
         self.result.outcomes.append(o)
         if self.on_outcome is not None:
             self.on_outcome(o)
@@ -156,10 +159,14 @@ def run_cases(
     on_outcome: Callable[[Outcome], None] | None = None,
     max_restarts: int = MAX_RESTARTS,
     max_response_bytes: int = 64 << 20,
+    seed: int | None = None,
 ) -> RunResult:
-    """Send `cases` to the testee `argv` and judge every answer."""
+    """Send `cases` to the testee `argv` and judge every answer (`seed`: that of the fresh cases among
+    them, for the reports)."""
     limits = Limits(request_timeout, total_timeout, startup_timeout, max_restarts, max_response_bytes)
     run = _Run(suite, argv, expected or ExpectedFailures(), limits, cwd, on_outcome)
+    run.result.seed = seed
+    run.result.n_fresh = sum(1 for c in cases if c.group == FRESH_GROUP)
     try:
         for case in cases:
             run.run(case)
@@ -169,12 +176,17 @@ def run_cases(
 
 
 def select_cases(
-    suite: Suite, categories: Sequence[str] = (), patterns: Sequence[str] = (), groups: Iterable[str] = GROUPS
+    suite: Suite,
+    categories: Sequence[str] = (),
+    patterns: Sequence[str] = (),
+    groups: Iterable[str] = GROUPS,
+    fresh: Sequence[Case] = (),
 ) -> list[Case]:
-    """The cases selected by `--category` (group, rejection category or tag) and `--case` (id or glob)."""
-    wanted = set(groups)
+    """The cases selected by `--category` (group, rejection category or tag) and `--case` (id or glob),
+    among the shipped cases of `groups` and the `fresh` ones."""
+    wanted = {*groups, FRESH_GROUP}
     out = []
-    for c in suite.cases:
+    for c in [*suite.cases, *fresh]:
         if c.group not in wanted:
             continue
         if categories and not any(c.matches(s) for s in categories):

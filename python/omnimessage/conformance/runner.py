@@ -12,7 +12,10 @@ protobuf's conformance runner:
 * :mod:`.expected_failures`: the plain-text lists of expected failures;
 * :mod:`.run`: the run loop (a crashed or hung testee fails the case at hand and is restarted a
   bounded number of times; the whole run has a time limit, so it always ends);
-* :mod:`.reports`: text, JSON and JUnit reports; :mod:`.outcomes`: what they report.
+* :mod:`.fresh`: the cases generated anew for each run from a seed (answered by the reference
+  codec at run time), so that a testee cannot pass by looking answers up in the shipped files;
+* :mod:`.reports`: text, JSON and JUnit reports (the seed in each), the progress line on a
+  terminal; :mod:`.outcomes`: what they report.
 """
 
 from __future__ import annotations

@@ -19,9 +19,11 @@ from typing import Any
 
 __all__ = [
     "EXPECTATIONS",
+    "FRESH_GROUP",
     "GROUPS",
     "OPTIONAL_FEATURES",
     "PROTOCOL_VERSION",
+    "REPORT_GROUPS",
     "SUITE_VERSION",
     "Case",
     "Suite",
@@ -31,7 +33,7 @@ __all__ = [
     "suite_dir",
 ]
 
-SUITE_VERSION = "1.3.0"
+SUITE_VERSION = "2.0.0"
 """The version of the case set this code reads (`suite_version` in the manifest)."""
 
 PROTOCOL_VERSION = 1
@@ -39,6 +41,12 @@ PROTOCOL_VERSION = 1
 
 GROUPS: tuple[str, ...] = ("roundtrip", "verbatim", "canonicalization", "rejection", "lenient")
 """The codec groups, in report order. (`protocol`, the validator group, lives in `validator/`.)"""
+
+FRESH_GROUP = "fresh"
+"""The group of the cases generated for each run (:mod:`.fresh`); no manifest case belongs to it."""
+
+REPORT_GROUPS: tuple[str, ...] = (*GROUPS, FRESH_GROUP)
+"""Every group a run reports, in order."""
 
 EXPECTATIONS: tuple[str, ...] = ("identical", "canonical", "reject")
 
@@ -92,7 +100,7 @@ class Case:
     def matches(self, selector: str) -> bool:
         """Whether `--category SELECTOR` selects this case: a group name selects its group; anything
         else a rejection category or a tag."""
-        if selector in GROUPS:
+        if selector in REPORT_GROUPS:
             return self.group == selector
         return selector == self.category or selector in self.tags
 

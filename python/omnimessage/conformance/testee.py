@@ -17,7 +17,7 @@ from typing import IO, Any
 
 from .. import __version__
 from .._generated.models import DEFAULT_MAX_LINE_BYTES, Message
-from ..codec import OpaqueMessage, decode, encode
+from ..codec import OpaqueMessage, encode
 from ..errors import DecodeError
 from ..reader import iter_messages
 from .suite import PROTOCOL_VERSION
@@ -35,10 +35,8 @@ class Binding:
     def read_line(self, data: bytes, *, lenient: bool, max_line_bytes: int) -> Message | OpaqueMessage:
         """Decode the single line of `data` (a one-line JSON Lines file); raises DecodeError."""
         lines = list(iter_messages(io.BytesIO(data), lenient=lenient, max_line_bytes=max_line_bytes))
-        if not lines:  # empty input: an empty line, which strict decoding refuses
-            return decode(data, lenient=lenient)
-        if len(lines) != 1:
-            raise ValueError(f"the input holds {len(lines)} lines; the protocol sends exactly one")
+        if len(lines) != 1:  # zero bytes hold no line: a malformed request, as two lines are
+            raise ValueError(f"malformed request: the input holds {len(lines)} lines; the protocol sends exactly one")
         line = lines[0]
         if line.error is not None:
             raise line.error

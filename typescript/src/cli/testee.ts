@@ -47,7 +47,8 @@ export function handle(parsed: unknown): Response {
   }
   const lines = [...iterMessagesSync(data, { lenient, maxLineBytes: limit })];
   const line = lines[0];
-  if (lines.length !== 1 || line === undefined) return { id, result: "skipped", reason: `the input holds ${lines.length} lines; the protocol sends exactly one` };
+  // Zero bytes hold no line, and two lines are two: a malformed request (TESTEE-PROTOCOL.md), which the runner fails.
+  if (lines.length !== 1 || line === undefined) return { id, result: "skipped", reason: `malformed request: the input holds ${lines.length} lines; the protocol sends exactly one` };
   if (line.error !== null) {
     const e = line.error;
     const resp: Response = { id, result: "refused", category: e.category, pointer: e.pointer };

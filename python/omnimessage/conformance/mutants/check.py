@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TextIO
 
 from ..outcomes import FAILED, PASSED, XPASS
+from ..reports import Progress
 from ..run import run_cases
 from ..suite import Case, Suite
 from .registry import MUTANTS
@@ -49,6 +50,7 @@ def run_mutation_check(
     out: TextIO | None = None,
     workers: int = 2,
     cases: list[Case] | None = None,
+    progress: Progress | None = None,
 ) -> MutationReport:
     """Run every mutant through the runner; a mutant is killed when at least one case fails
     (`cases`: only those, for a quick look at what a few cases kill)."""
@@ -61,12 +63,16 @@ def run_mutation_check(
         request_timeout=timeout,
     )
     passing = [o.case for o in reference.outcomes if o.status == PASSED]
+    if progress is not None:  # one line on a terminal: mutants done of all
+        progress.total = len(chosen)
 
     def one(name: str) -> MutantResult:
         argv = [sys.executable, "-m", "omnimessage.conformance.mutants", name]
         res = run_cases(suite, passing, argv, request_timeout=timeout)
         bad = [o for o in res.outcomes if o.status in (FAILED, XPASS)]
         doc = (MUTANTS[name].__doc__ or "").strip().split("\n")[0]
+        if progress is not None:
+            progress.step(name)
         return MutantResult(name, doc, len(bad), bad[0].case.id if bad else "")
 
     with ThreadPoolExecutor(max_workers=workers) as pool:

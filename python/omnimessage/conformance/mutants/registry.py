@@ -3,6 +3,15 @@
 from __future__ import annotations
 
 from ..testee import Binding
+from .contract import (
+    BenchmarkReadsAsCli,
+    FidelityVerbatimAnywhere,
+    GrammarPointerAtValue,
+    IntegersJudgedAsWritten,
+    LenientKeepsCr,
+    TopLevelNumberThenTrailing,
+    TornGrammarTruncated,
+)
 from .encoders import (
     AstralEscaped,
     ContextWindowNumeric,
@@ -280,4 +289,12 @@ MUTANTS: dict[str, type[Binding]] = {
     "lenient-keeps-lexical": LenientKeepsLexical,
     "lenient-only-unknown": LenientOnlyUnknown,
     "lenient-reencoded": LenientReencoded,
+    # readings of the docs that suite 1.4 settled the other way (issue 13, part 1)
+    "torn-grammar-truncated": TornGrammarTruncated,
+    "integers-judged-as-written": IntegersJudgedAsWritten,
+    "fidelity-verbatim-anywhere": FidelityVerbatimAnywhere,
+    "grammar-pointer-at-value": GrammarPointerAtValue,
+    "top-level-number-then-trailing": TopLevelNumberThenTrailing,
+    "benchmark-reads-as-cli": BenchmarkReadsAsCli,
+    "lenient-keeps-cr": LenientKeepsCr,
 }
