@@ -14,7 +14,15 @@ workflow command. :func:`sanitize` makes such a string one harmless line:
   starts with `::` from input.
 
 Backslashes are kept as they are (`repr` texts stay readable): the result is harmless, not
-reversible. The TypeScript command line (typescript/src/cli/sanitize.ts) escapes exactly the same
+reversible.
+
+A string from input is also *clipped* before it is quoted to a person (:func:`clip_text`): a
+JSON pointer, a key or a tool-call id may be a megabyte long, and one finding must stay one
+readable line. The head and the tail are kept around `...(N characters)...`; the caps are
+:data:`MAX_QUOTED_CHARS` (a pointer, an id, a detail) and :data:`MAX_MESSAGE_CHARS` (a whole
+finding message). Machine answers (a conformance testee's pointers) are never clipped.
+
+The TypeScript command line (typescript/src/cli/sanitize.ts) escapes and clips exactly the same
 way; python/tests/test_hostile_output.py holds them together.
 """
 
@@ -23,7 +31,14 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["clip", "escape_bytes", "printable", "sanitize", "sanitize_lines"]
+__all__ = ["MAX_MESSAGE_CHARS", "MAX_QUOTED_CHARS", "clip", "clip_text", "escape_bytes", "printable", "sanitize",
+           "sanitize_lines"]
+
+MAX_QUOTED_CHARS: Final = 200
+"""The longest string from input (a JSON pointer, a key, an id, a refusal's detail) quoted whole in a
+message; a longer one keeps its first 150 and last 50 characters (:func:`clip_text`)."""
+MAX_MESSAGE_CHARS: Final = 1000
+"""The longest finding message (and JSON pointer of a finding) kept whole; longer ones are clipped."""
 
 _UNSAFE: Final = re.compile(
     "[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]"
@@ -45,6 +60,16 @@ def sanitize(s: str) -> str:
 def sanitize_lines(text: str) -> str:
     """A text of our own lines (line feeds kept), every line made harmless as :func:`sanitize` does."""
     return "\n".join(sanitize(line) for line in text.split("\n"))
+
+
+def clip_text(s: str, limit: int = MAX_QUOTED_CHARS) -> str:
+    """`s` if at most `limit` characters (code points), else its first 3/4 and last 1/4 of `limit`
+    around `...(N characters)...`, N the original length. Not sanitised: sanitise the result.
+    The TypeScript command line's `clipText` (typescript/src/cli/sanitize.ts) clips the same way."""
+    if len(s) <= limit:
+        return s
+    tail = limit // 4
+    return f"{s[: limit - tail]}...({len(s)} characters)...{s[len(s) - tail :]}"
 
 
 def printable(s: str, limit: int = 2000) -> str:

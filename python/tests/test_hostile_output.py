@@ -153,6 +153,11 @@ def hostile_tree(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[s
     root = d / "root" / "2026-07-18"
     root.mkdir(parents=True)
     (root / (EVIL_NAME.replace("\n", "") + "_002.jsonl")).write_text("".join(LINES))
+    # entries a trace root does not read (OM806), named and pointing at hostile names
+    os.mkfifo(root / ("fifo" + EVIL_NAME + "_001.jsonl"))
+    (root / ("zero" + EVIL_NAME + "_001.jsonl")).symlink_to("/dev/zero")
+    (root / ("link_001.jsonl")).symlink_to(EVIL_NAME)
+    (d / "root" / ("day" + EVIL_NAME)).symlink_to("/etc")
     sse = d / ("sse\x1b[2J\n::error::x.sse")
     sse.write_text(
         "".join(f"event: server_event\ndata: {json.dumps({'type': t})}\n\n" for t in (EVIL, "::" + EVIL, "x" * 500))
@@ -193,6 +198,7 @@ def test_validate_trace_profile_is_harmless(hostile_tree: tuple[Path, list[str]]
     out = harmless(proc.stdout)
     harmless(proc.stderr)
     assert "OM802" in out  # the session with a hostile id, its first file missing
+    assert out.count("OM806 error") == 4  # the FIFO, the two links named *.jsonl, the link to a directory
 
 
 def test_progress_line_is_harmless() -> None:
@@ -213,7 +219,11 @@ def test_progress_line_is_harmless() -> None:
 
 def _canon_runs(d: Path, hostile_file: Path) -> list[list[str]]:
     missing, name = "::gone" + EVIL_NAME, hostile_file.name  # relative (run in d): names start the lines
-    return [[name], ["--check", name], ["--in-place", name], [missing]]
+    link, fifo = "::link" + EVIL_NAME, "::fifo" + EVIL_NAME  # refused by --in-place, named in the refusal
+    if not (d / link).is_symlink():
+        (d / link).symlink_to(name)
+        os.mkfifo(d / fifo)
+    return [[name], ["--check", name], ["--in-place", name], [missing], ["--in-place", link], ["--in-place", fifo]]
 
 
 @pytest.fixture
@@ -226,7 +236,7 @@ def canon_file(tmp_path: Path) -> Path:
 def test_canonicalize_python_is_harmless(canon_file: Path) -> None:
     for args in _canon_runs(canon_file.parent, canon_file):
         proc = subprocess.run([sys.executable, "-m", "omnimessage", "canonicalize", *args], capture_output=True,
-                              cwd=canon_file.parent)
+                              cwd=canon_file.parent, timeout=60)  # a FIFO among them: must not block
         err = harmless(proc.stderr)
         assert proc.returncode in (1, 2) and err, args
         assert "\\x1b[1A" in err or "gone" in err
@@ -245,9 +255,10 @@ def test_canonicalize_typescript_is_harmless_and_says_what_python_says(canon_fil
     for args in _canon_runs(canon_file.parent, canon_file):
         original = canon_file.read_bytes()
         py = subprocess.run([sys.executable, "-m", "omnimessage", "canonicalize", *args], capture_output=True,
-                            cwd=canon_file.parent)
+                            cwd=canon_file.parent, timeout=60)
         canon_file.write_bytes(original)
-        ts = subprocess.run(["node", str(TS_BIN), "canonicalize", *args], capture_output=True, cwd=canon_file.parent)
+        ts = subprocess.run(["node", str(TS_BIN), "canonicalize", *args], capture_output=True, cwd=canon_file.parent,
+                            timeout=60)
         canon_file.write_bytes(original)
         assert harmless(ts.stderr) == harmless(py.stderr), args
         assert ts.returncode == py.returncode
@@ -305,3 +316,125 @@ def test_pytest_plugin_output_is_harmless(tmp_path: Path) -> None:
     assert "\\x1b]52;c;" in out and "exited with status 3" in out
     ET.parse(junit)
     harmless(junit.read_bytes())
+
+
+# ------------------------------------------------------------------ long strings from input are clipped
+
+LONG_KEY = "k\x1b[2J" * 200_000  # 1.2 MB of key, escape sequences included
+LONG_LINES = [
+    _line('{"type":"text","role":"user","text":"hi",' + json.dumps(LONG_KEY) + ":1}"),  # refused: unknown key
+    _line('{"type":"text","role":' + json.dumps(LONG_KEY) + ',"text":"hi"}'),  # refused: a bad value
+]
+
+
+@pytest.fixture(scope="module")
+def long_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    p = tmp_path_factory.mktemp("long") / "long.jsonl"
+    p.write_text("".join(LONG_LINES))
+    return p
+
+
+def test_clip_text_keeps_head_and_tail_and_says_the_length() -> None:
+    from omnimessage._sanitize import MAX_QUOTED_CHARS, clip_text
+
+    assert clip_text("x" * MAX_QUOTED_CHARS) == "x" * MAX_QUOTED_CHARS
+    s = "a" * 150 + "b" * 1000 + "c" * 50
+    assert clip_text(s) == "a" * 150 + "...(1200 characters)..." + "c" * 50
+    assert clip_text("\U0001f600" * 300, 8) == "\U0001f600" * 6 + "...(300 characters)..." + "\U0001f600" * 2
+
+
+@needs("node")
+def test_typescript_clips_exactly_like_python() -> None:
+    from omnimessage._sanitize import clip_text
+
+    samples = ["", "x" * 200, "x" * 201, "\U0001f600" * 250, "\udcff" * 300 + "tail", LONG_KEY[:5000],
+               "a\U0001f600" * 150]
+    script = (
+        "import { clipText } from " + json.dumps((ROOT / "typescript/dist/cli/sanitize.js").as_uri()) + ";"
+        "let s = ''; process.stdin.on('data', d => s += d); process.stdin.on('end', () => {"
+        "process.stdout.write(JSON.stringify(JSON.parse(s).map(x => [clipText(x), clipText(x, 9)]))); });"
+    )
+    proc = subprocess.run(["node", "--input-type=module", "-e", script], input=json.dumps(samples).encode(),
+                          capture_output=True, check=True)
+    got = json.loads(proc.stdout)
+    assert got == [[clip_text(x), clip_text(x, 9)] for x in samples]
+
+
+MAX_LINE = 3000
+"""The longest report line a clipped finding makes (a message and a pointer of at most 1,000
+characters each, sanitised: an escape sequence of 4 characters becomes 7)."""
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_validate_clips_long_pointers_and_keys(fmt: str, long_file: Path) -> None:
+    proc = _validate(["--format", fmt, "--no-progress", long_file.name], long_file.parent)
+    assert proc.returncode == 1, proc.stderr
+    out = harmless(proc.stdout, workflow_commands=fmt == "github")
+    short = long_file.parent / "short.jsonl"
+    short.write_text(long_file.read_text().replace(LONG_KEY, "k"))
+    base = _validate(["--format", fmt, "--no-progress", short.name], long_file.parent)
+    grown = len(proc.stdout) - len(base.stdout)
+    assert grown < 4 * MAX_LINE, grown  # was over 4 MB: the key, twice, in message and pointer
+    assert "characters)..." in out
+    if fmt == "json":
+        findings = json_harmless(out)["findings"]
+        assert {f["rule"] for f in findings} >= {"OM111", "OM113"}, findings  # the key, the value: both clipped
+        assert all(len(f.get("pointer", "")) <= MAX_LINE and len(f["message"]) <= MAX_LINE for f in findings)
+
+
+def _canon_long(cli: list[str], long_file: Path) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([*cli, "canonicalize", long_file.name], capture_output=True, cwd=long_file.parent,
+                          timeout=120)
+
+
+def test_canonicalize_clips_long_pointers_and_details(long_file: Path) -> None:
+    py = _canon_long([sys.executable, "-m", "omnimessage"], long_file)
+    err = harmless(py.stderr)
+    assert py.returncode == 1 and err.count("\n") == 2
+    assert all(len(line) < 1000 for line in err.splitlines()), [len(x) for x in err.splitlines()]
+    assert "characters)..." in err
+
+
+@needs("node")
+def test_canonicalize_typescript_clips_like_python(long_file: Path) -> None:
+    py = _canon_long([sys.executable, "-m", "omnimessage"], long_file)
+    ts = _canon_long(["node", str(TS_BIN)], long_file)
+    assert harmless(ts.stderr) == harmless(py.stderr)
+    assert ts.returncode == py.returncode == 1
+
+
+# ------------------------------------------------------------------ usage errors echo arguments
+
+
+PY_USAGE = [
+    [EVIL_NAME],
+    ["validate", "--profile", EVIL_NAME, "x"],
+    ["validate", "--format", EVIL_NAME, "x"],
+    ["validate", "--jobs", EVIL_NAME, "x"],
+    ["validate", "--" + EVIL_NAME],
+    ["canonicalize", "--" + EVIL_NAME],
+    ["canonicalize", "x", "-" + EVIL_NAME * 800],  # an 80 KB argument: clipped too
+    ["schema", EVIL_NAME],
+    ["conformance", "--" + EVIL_NAME],
+]
+
+
+@pytest.mark.parametrize("argv", PY_USAGE, ids=range(len(PY_USAGE)))
+def test_python_usage_errors_are_harmless(argv: list[str]) -> None:
+    proc = subprocess.run([sys.executable, "-m", "omnimessage", *argv], capture_output=True, timeout=60)
+    assert proc.returncode == 2
+    err = harmless(proc.stderr)
+    assert "error:" in err and len(err) < 5000, err[-500:]
+    assert "\\x1b" in err, err[-500:]
+
+
+TS_USAGE = [[EVIL_NAME], ["canonicalize", "--" + EVIL_NAME], ["canonicalize", "-" + EVIL_NAME * 800]]
+
+
+@needs("node")
+@pytest.mark.parametrize("argv", TS_USAGE, ids=range(len(TS_USAGE)))
+def test_typescript_usage_errors_are_harmless(argv: list[str]) -> None:
+    proc = subprocess.run(["node", str(TS_BIN), *argv], capture_output=True, timeout=60)
+    assert proc.returncode == 2
+    err = harmless(proc.stderr)
+    assert "error:" in err and len(err) < 5000 and "\\x1b" in err, err[-500:]

@@ -6,7 +6,9 @@ again: `iter_messages` in this process, `omnimessage validate --truncated` and t
 in subprocesses. Each read must see a prefix of what was written: every line but the last complete
 and valid, the last either complete or reported as torn (`truncated`, OM001), never an invalid line
 and never a finding of another kind. The same through a pipe (`writer | omnimessage validate -`,
-`writer | omnimessage canonicalize`). And the validator never modifies what it reads.
+`writer | omnimessage canonicalize`). And the validator never modifies what it reads, and
+`canonicalize --in-place` (both bindings) refuses to replace a file that grows while it reads it:
+before, 472 of 1,500 records survived, with exit 0.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from conftest import ROOT, tool_path
 
 import omnimessage as om
@@ -167,3 +170,31 @@ def test_validate_never_modifies_its_input(tmp_path: Path) -> None:
     finally:
         d.chmod(stat.S_IRWXU)
         f.chmod(stat.S_IRUSR | stat.S_IWUSR)
+
+
+@pytest.mark.parametrize("impl", ["python", "typescript"])
+def test_in_place_refuses_a_file_appended_while_it_is_read(tmp_path: Path, impl: str) -> None:
+    if impl == "typescript" and NODE is None:
+        pytest.skip("node is not on PATH")
+    path = tmp_path / "live.jsonl"
+    original = b"".join(line.replace(b'{"timestamp"', b'{ "timestamp"', 1) for line in LINES) * 20  # not canonical
+    path.write_bytes(original)
+    cmd = [sys.executable, "-m", "omnimessage"] if impl == "python" else [str(NODE), str(ROOT / "typescript" / "bin" /
+                                                                                     "omnimessage.mjs")]
+    proc = subprocess.Popen([*cmd, "canonicalize", "--in-place", str(path)], stderr=subprocess.PIPE)
+    appended = []
+    fd = os.open(path, os.O_WRONLY | os.O_APPEND)
+    try:
+        while proc.poll() is None:  # a writer appending records all along, as an agent does
+            line = LINES[len(appended) % len(LINES)]
+            os.write(fd, line)
+            appended.append(line)
+            time.sleep(0.002)
+    finally:
+        os.close(fd)
+        _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2, err
+    assert err.decode() == (f"omnimessage: {path}: changed while it was read (still being written?): left "
+                            f"unchanged; run again when it is complete\n")
+    assert path.read_bytes() == original + b"".join(appended)  # every record kept, none rewritten
+    assert os.listdir(tmp_path) == ["live.jsonl"]

@@ -12,6 +12,8 @@ class Dir(Fx):
     def __init__(self, rule: str, name: str, about: str) -> None:
         super().__init__(rule, name, "trace", about)
         self.files: dict[str, list[bytes]] = {}
+        self.links: dict[str, str] = {}
+        """Symbolic links by relative path: their target (OM806: never followed under a root)."""
         self.current: Fx | None = None
 
     def file(self, rel: str) -> Fx:
@@ -115,3 +117,12 @@ def declare() -> None:
     f = session_file(d, "2026-07-18/sess-a_001.jsonl")
     n = f.ev({"type": "subagent", "session_id": "sess-c"})
     d.expect("OM805", n, path="2026-07-18/sess-a_001.jsonl")
+
+    d = dfx("OM806", "pass-regular-files", "regular files in real directories; names that are not .jsonl are ignored")
+    session_file(d, "2026-07-18/sess-a_001.jsonl")
+    d.links["2026-07-18/README"] = "sess-a_001.jsonl"
+    d = dfx("OM806", "fail-symlinks", "a .jsonl symbolic link, even to a file inside the root: reported, not "
+            "followed (links to directories, devices and FIFOs: python/tests/test_untrusted_files.py)")
+    session_file(d, "2026-07-18/sess-a_001.jsonl")
+    d.links["2026-07-18/sess-b_001.jsonl"] = "sess-a_001.jsonl"
+    d.expect("OM806", 0, path="2026-07-18/sess-b_001.jsonl")

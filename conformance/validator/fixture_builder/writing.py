@@ -37,6 +37,10 @@ def write(out: Path) -> None:
                 p = folder / f.name / rel
                 p.parent.mkdir(parents=True, exist_ok=True)
                 p.write_bytes(b"".join(x + b"\n" for x in lines))
+            for rel, target in f.links.items():
+                p = folder / f.name / rel
+                p.parent.mkdir(parents=True, exist_ok=True)
+                p.symlink_to(target)
         elif isinstance(f, Sse):
             meta["input"] = "sse"
             (folder / f"{f.name}.sse").write_bytes(b"".join(f.chunks))
@@ -50,7 +54,8 @@ def write(out: Path) -> None:
 
 
 def fixture_files(root: Path) -> dict[str, bytes]:
-    """Every file under the `OM*` folders of `root`, by path relative to `root`."""
+    """Every file under the `OM*` folders of `root`, by path relative to `root` (a symbolic link by
+    what it leads to, as a copy made without links holds it)."""
     return {p.relative_to(root).as_posix(): p.read_bytes()
             for sub in sorted(root.glob("OM*")) if sub.is_dir() for p in sorted(sub.rglob("*")) if p.is_file()}
 

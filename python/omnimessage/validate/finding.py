@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .._sanitize import MAX_MESSAGE_CHARS, clip_text
 from .rules import RULES, Severity
 
 __all__ = ["Finding"]
@@ -20,6 +21,10 @@ class Finding:
         path: the input's name (`<stdin>` for standard input).
         line: 1-based line number, 0 when the finding is about the whole input.
         pointer: JSON pointer into the message, when the finding is about one value.
+
+    The message and the pointer quote input (keys, ids, values): each is clipped to
+    `MAX_MESSAGE_CHARS` characters (head and tail kept, `_sanitize.clip_text`) when the finding is
+    made, so a megabyte key makes a finding of about a kilobyte. Sanitise them before showing them.
     """
 
     rule: str
@@ -28,6 +33,12 @@ class Finding:
     path: str
     line: int
     pointer: str = ""
+
+    def __post_init__(self) -> None:
+        if len(self.message) > MAX_MESSAGE_CHARS:
+            object.__setattr__(self, "message", clip_text(self.message, MAX_MESSAGE_CHARS))
+        if len(self.pointer) > MAX_MESSAGE_CHARS:
+            object.__setattr__(self, "pointer", clip_text(self.pointer, MAX_MESSAGE_CHARS))
 
     @property
     def name(self) -> str:

@@ -10,11 +10,12 @@
 from __future__ import annotations
 
 import errno
+import io
 import re
 from collections.abc import Iterable
-from typing import Final
+from typing import BinaryIO, Final
 
-__all__ = ["COMPRESSED_MAGIC", "missing_input", "profile_hint", "refuse_compressed"]
+__all__ = ["COMPRESSED_MAGIC", "missing_input", "profile_hint", "refuse_compressed_head"]
 
 COMPRESSED_MAGIC: Final = (
     (b"\x1f\x8b", "gzip", "gzip -dc"),
@@ -33,10 +34,10 @@ NO_SESSION_META: Final = "OM201"
 """trace-opens-with-session-meta."""
 
 
-def refuse_compressed(path: str) -> None:
-    """Raise OSError (the input is then reported unreadable, once) if `path` starts compressed."""
-    with open(path, "rb") as fh:
-        head = fh.read(6)
+def refuse_compressed_head(fh: BinaryIO, path: str) -> None:
+    """Raise OSError (the input is then reported unreadable, once) if the open file `fh`, named
+    `path`, starts compressed: looks at its buffered head without consuming it (so a pipe too)."""
+    head = fh.peek(6)[:6] if isinstance(fh, io.BufferedReader) else b""
     for magic, name, command in COMPRESSED_MAGIC:
         if head.startswith(magic):
             raise OSError(

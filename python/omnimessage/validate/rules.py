@@ -8,68 +8,14 @@ sender, images, ...), OM75x retired spellings (`--legacy`), OM8xx trace director
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Final
 
 from .._generated.models import REJECTION_RULES
+from .rule import BOTH, GROUPS, PROFILES, STREAM, TRACE, Rule, Severity
+from .rule import make_rule as _r
 from .state import MAX_CHILD_SESSIONS, MAX_OPEN_CALLS, MAX_OPEN_SEGMENTS, MAX_SERVER_EVENT_TYPES
 
 __all__ = ["BOTH", "GROUPS", "PROFILES", "RULES", "STREAM", "TRACE", "Rule", "Severity", "rule", "select_rules"]
-
-Severity = Literal["error", "warning"]
-TRACE: Final = frozenset({"trace"})
-STREAM: Final = frozenset({"stream"})
-BOTH: Final = frozenset({"trace", "stream"})
-PROFILES: Final = ("trace", "stream")
-
-
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """One check.
-
-    Attributes:
-        id: stable identifier (`OM201`).
-        name: short kebab-case name (`trace-opens-with-session-meta`).
-        severity: default severity of its findings (`error` fails validation, `warning` does not).
-        profiles: the profiles it applies to (`trace`, `stream`).
-        summary: one line, for tables.
-        explanation: one paragraph: what is checked and why the protocol requires it.
-        hint: how to fix a producer that breaks it.
-    """
-
-    id: str
-    name: str
-    severity: Severity
-    profiles: frozenset[str]
-    summary: str
-    explanation: str
-    hint: str
-
-    @property
-    def group(self) -> str:
-        return GROUP_OF[self.id]
-
-
-GROUPS: Final[tuple[tuple[str, str, str], ...]] = (
-    ("OM0", "Framing", "How lines are delimited in a JSON Lines input."),
-    ("OM1", "Schema", "Each line decodes strictly (schema/README.md); the codec's rejection categories."),
-    ("OM2", "Trace files", "What a stored trace file may hold (protocol facts 7, 9)."),
-    ("OM3", "Streaming discipline", "start / delta / stop fragments and their complete message (facts 3)."),
-    ("OM4", "Pairing and order", "Calls and outputs, approvals, requests, compactions, MCP connects (facts 8)."),
-    ("OM5", "Error vocabulary", "`status`, `error_code`, `error_message`, `retry_in_ms`, `attempt` (facts 4, 5)."),
-    ("OM6", "Origin and session ids", "Child-session chains and the ids they hold (facts 1, 7)."),
-    ("OM70", "Values", "Value shapes the schema leaves open (schema/README.md section 8)."),
-    ("OM75", "Retired spellings", "What older traces carry; `--legacy` accepts them as warnings."),
-    ("OM8", "Trace directories", "`<yyyy-mm-dd>/<session_id>_<NNN>.jsonl` roots (facts 9)."),
-    ("OM9", "SSE", "Server-sent event framing of a live stream (facts 10)."),
-)
-
-
-def _r(
-    id: str, name: str, severity: Severity, profiles: frozenset[str], summary: str, explanation: str, hint: str
-) -> Rule:
-    return Rule(id, name, severity, profiles, summary, " ".join(explanation.split()), " ".join(hint.split()))
-
 
 _RETIRED_HINT = (
     "Run with `--legacy` to accept it as a warning when validating old traces; new producers must not write it."
@@ -428,6 +374,16 @@ _RULE_LIST: list[Rule] = [
        """A `subagent` event points at a direct child session, whose trace lives under the same root. No
        file of that session was found (it may have been deleted or be stored elsewhere).""",
        """Keep child traces beside the parent's, or validate the root that holds both."""),
+    _r("OM806", "trace-root-entry-skipped", "error", BOTH,
+       "an entry under a trace root is not read: a symbolic link, a special file or an unreadable directory",
+       """Under a trace root only regular files and real directories are read. A symbolic link is never
+       followed there (it may lead outside the root, to `/dev/zero` or to a FIFO), a `.jsonl` name that is a
+       FIFO, a device or a socket is never opened (a FIFO blocks a reader forever, a device never ends), and a
+       directory that cannot be listed cannot be searched. Each such entry is reported once, by its path, so
+       that nothing under the root is skipped without a word; the rest of the root is validated.""",
+       """Replace the link by the file it points to, or validate the target directly (`omnimessage validate
+       TARGET`: a FILE named on the command line is followed); remove special files from the root; make
+       directories readable."""),
     # --- OM9xx SSE -------------------------------------------------------------------------
     _r("OM901", "sse-id-shape", "error", STREAM, "an SSE event `id` not shaped `<epoch>-<seq>`",
        """Event ids of the server stream are `<epoch>-<seq>`, which clients send back as `Last-Event-ID` to
@@ -469,9 +425,7 @@ _RULE_LIST: list[Rule] = [
 RULES: Final[dict[str, Rule]] = {r.id: r for r in _RULE_LIST}
 assert len(RULES) == len(_RULE_LIST), "duplicate rule id"
 
-GROUP_OF: Final[dict[str, str]] = {
-    rid: next(g for g, _, _ in sorted(GROUPS, key=lambda g: -len(g[0])) if rid.startswith(g)) for rid in RULES
-}
+GROUP_OF: Final[dict[str, str]] = {rid: r.group for rid, r in RULES.items()}
 
 CATEGORY_RULES: Final[dict[str, str]] = {cat: rid for rid, cat, *_ in _SCHEMA}
 """Codec rejection category -> rule id (`truncated` is OM001, decided by the reader)."""
@@ -479,6 +433,7 @@ CATEGORY_RULES_ALL: Final[dict[str, str]] = {**CATEGORY_RULES, "truncated": "OM0
 
 
 def rule(rule_id: str) -> Rule:
+    """The rule of id `rule_id` (KeyError if there is none)."""
     return RULES[rule_id]
 
 

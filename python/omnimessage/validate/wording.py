@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Final
 
 from .._generated.models import FRAGMENT_OF, Message, SessionMetaMessage
+from .._sanitize import clip_text
 from .state import Key
 
 __all__ = ["COMPLETE_NAMES", "PART_NAMES", "describe", "first_diff", "short", "what"]
@@ -30,9 +31,9 @@ def first_diff(a: str, b: str) -> int:
 
 
 def what(key: Key) -> str:
-    """A segment's name: `partial_tool_call 'call_1'`."""
+    """A segment's name: `partial_tool_call 'call_1'` (a long id clipped, `_sanitize.clip_text`)."""
     cls, tid = key
-    return PART_NAMES[cls] + (f" {tid!r}" if tid is not None else "")
+    return PART_NAMES[cls] + (f" {clip_text(tid)!r}" if tid is not None else "")
 
 
 def describe(msg: Message) -> str:

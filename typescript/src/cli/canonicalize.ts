@@ -5,20 +5,18 @@
  * @module
  */
 
-import { once } from "node:events";
-import { createReadStream, statSync } from "node:fs";
-import { inPlace, isDirectoryError } from "./in-place.js";
+import { createReadStream } from "node:fs";
+import { openRegular } from "./files.js";
+import { inPlace } from "./in-place.js";
 import { canonicalLines, type Stats } from "./lines.js";
 import { Sink } from "./output.js";
 import { EXIT_INVALID, EXIT_OK, UsageError, type CanonicalizeArgs } from "./usage.js";
 
-/** An input opened for reading: stdin for `-`. */
+/** An input opened for reading: stdin for `-`; a FIFO or pipe named here is read as stdin is
+ * (`<(zcat t.gz)`), a device or a socket is refused ({@link openRegular}). */
 async function open(file: string): Promise<AsyncIterable<Uint8Array>> {
   if (file === "-") return process.stdin;
-  if (statSync(file).isDirectory()) throw isDirectoryError(file);
-  const stream = createReadStream(file);
-  await once(stream, "open");
-  return stream;
+  return createReadStream(file, { fd: openRegular(file, { streams: true }) });
 }
 
 /** Run `canonicalize`; its exit code. */

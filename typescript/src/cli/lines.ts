@@ -8,7 +8,7 @@
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, encode, type DecodeError, type RawLine } from "omnimessage";
 import { readLine } from "#internal";
 import { writeErr } from "./output.js";
-import { sanitize } from "./sanitize.js";
+import { clipText, sanitize } from "./sanitize.js";
 
 const LF = Buffer.from("\n");
 
@@ -26,14 +26,15 @@ export interface LineOptions {
   check: boolean;
 }
 
-/** Report one invalid line on stderr. */
+/** Report one invalid line on stderr; the pointer and the detail quote input, so each is clipped
+ * ({@link clipText}) and sanitised, as the Python binding does. */
 export async function report(err: DecodeError, name: string): Promise<void> {
   const where: string[] = [];
-  if (err.pointer) where.push(`at ${err.pointer}`);
+  if (err.pointer) where.push(`at ${clipText(err.pointer)}`);
   if (err.offset !== null) where.push(`byte ${err.offset}`);
   const suffix = where.length ? ` (${sanitize(where.join(", "))})` : "";
   // Every part from input through the one sanitiser (lone surrogates as `\udXXX`, as Python's).
-  const text = `${sanitize(name)}:${err.line}: ${err.category}: ${sanitize(err.detail)}${suffix}\n`;
+  const text = `${sanitize(name)}:${err.line}: ${err.category}: ${sanitize(clipText(err.detail))}${suffix}\n`;
   await writeErr(text);
 }
 

@@ -10,7 +10,7 @@
 
 import { canonicalize } from "./canonicalize.js";
 import { removePendingTemp } from "./in-place.js";
-import { sanitize } from "./sanitize.js";
+import { MAX_MESSAGE_CHARS, clipText, sanitize } from "./sanitize.js";
 import { testee } from "./testee.js";
 import { EXIT_OK, EXIT_USAGE, HELP, HELP_CANON, USAGE, UsageError, packageVersion, parseCanonicalize } from "./usage.js";
 
@@ -27,7 +27,15 @@ const STRERROR: Readonly<Record<string, string>> = {
   EROFS: "Read-only file system",
   ENOSPC: "No space left on device",
   EMFILE: "Too many open files",
+  EFBIG: "File too large",
+  EIO: "Input/output error",
+  EDQUOT: "Disk quota exceeded",
 };
+
+/** An argument echoed in a usage error: one clipped, harmless line. */
+function echo(arg: string): string {
+  return sanitize(clipText(arg, MAX_MESSAGE_CHARS));
+}
 
 /** What a thrown system error (or our `EISDIR`) may carry. */
 interface SystemError {
@@ -71,7 +79,7 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(
       command === undefined
         ? "omnimessage: error: the following arguments are required: COMMAND\n"
-        : `omnimessage: error: argument COMMAND: invalid choice: '${command}' (choose from 'canonicalize', 'testee')\n`,
+        : `omnimessage: error: argument COMMAND: invalid choice: '${echo(command)}' (choose from 'canonicalize', 'testee')\n`,
     );
     return EXIT_USAGE;
   }
@@ -82,7 +90,7 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (unknown.length) {
     process.stderr.write(USAGE);
-    process.stderr.write(`omnimessage: error: unrecognized arguments: ${unknown.join(" ")}\n`);
+    process.stderr.write(`omnimessage: error: unrecognized arguments: ${echo(unknown.join(" "))}\n`);
     return EXIT_USAGE;
   }
   try {
@@ -103,7 +111,10 @@ process.on("SIGINT", () => cleanupAndExit(130));
 process.on("SIGTERM", () => cleanupAndExit(143));
 process.stdout.on("error", (e: NodeJS.ErrnoException) => {
   if (e.code === "EPIPE") cleanupAndExit(EXIT_OK);
-  throw e;
+  // a full disk behind stdout: named, as the Python binding names it
+  const why = (typeof e.code === "string" ? STRERROR[e.code] : undefined) ?? e.message;
+  process.stderr.write(`omnimessage: <stdout>: ${sanitize(String(why))}\n`);
+  cleanupAndExit(EXIT_USAGE);
 });
 
 main(process.argv.slice(2)).then(

@@ -27,3 +27,23 @@ function escape(c: string): string {
 export function sanitize(s: string): string {
   return s.replace(UNSAFE, escape).replace(LEADING_COLON, "$1\\x3a");
 }
+
+/** The longest string from input (a JSON pointer, a refusal's detail) quoted whole; as Python's
+ * `omnimessage._sanitize.MAX_QUOTED_CHARS`. */
+export const MAX_QUOTED_CHARS = 200;
+/** The longest message (a usage error echoing an argument) kept whole; as Python's `MAX_MESSAGE_CHARS`. */
+export const MAX_MESSAGE_CHARS = 1000;
+
+/**
+ * `s` if at most `limit` characters, else its first 3/4 and last 1/4 of `limit` characters around
+ * `...(N characters)...`, N its length: a megabyte key makes a line of about 200 characters. Counts
+ * code points (a lone surrogate is one), as Python's `clip_text` does, so both clip alike. Not
+ * sanitised: sanitise the result.
+ */
+export function clipText(s: string, limit: number = MAX_QUOTED_CHARS): string {
+  if (s.length <= limit) return s; // code points <= UTF-16 units
+  const points = Array.from(s);
+  if (points.length <= limit) return s;
+  const tail = Math.floor(limit / 4);
+  return `${points.slice(0, limit - tail).join("")}...(${points.length} characters)...${points.slice(points.length - tail).join("")}`;
+}

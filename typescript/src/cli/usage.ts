@@ -36,10 +36,24 @@ positional arguments:
 
 options:
   -h, --help      show this help message and exit
-  --in-place      replace each file atomically (kept as is if any line is invalid)
+  --in-place      replace each file atomically (kept as is if any line is invalid
+                  or it changed while read; symbolic links and hard-linked
+                  files are refused)
   --keep-invalid  copy invalid lines through unchanged instead of dropping them
   --check         write nothing; exit 1 unless every line is valid and canonical
   --lenient       pass well-formed lines the strict decoder refuses through verbatim
+
+A FILE may be a regular file, or a FIFO or pipe (\`<(zcat t.gz)\`, read as stdin
+is); a device or a socket is refused. Pointers and details quoted from input are
+clipped to 200 characters.
+
+--in-place replaces only a regular file with a single link, keeping its mode,
+owner and group: a symbolic link is refused (give the file it points to; the
+link is never replaced by a copy), as is a file with other hard links
+(canonicalize to standard output instead). A file that changed while it was
+read (a trace still being written: its size, times or inode differ just before
+the rename) is left untouched, exit 2. Every refusal and write error names the
+file.
 `;
 
 /** A misuse found after parsing (conflicting options): exit 2 with the usage line. */
