@@ -100,6 +100,16 @@ def target_rows(doc: dict[str, Any]) -> list[tuple[str, float | None, float, boo
     par = doc.get("parallel")
     if par:
         rows.append(("validate --jobs 2 speedup over --jobs 1", par["speedup"], 1.7, par["speedup"] >= 1.7))
+    sc = doc.get("scaling")
+    if sc:
+        for label, key, minimum in (
+            ("validate --dask: 2 workers over 1 worker (sessions/s)", "dask2_over_dask1", 1.6),
+            ("validate --dask 1 worker over --jobs 1 (sessions/s)", "dask1_over_jobs1", 0.9),
+            ("validate --dask 2 workers over --jobs 2 (sessions/s)", "dask2_over_jobs2", 0.9),
+        ):
+            rows.append((label, sc[key], minimum, sc[key] >= minimum))
+        rss = sc["worker_peak_rss_mb"]
+        rows.append(("peak RSS of a Dask worker (MB; target < 200)", rss, 200, rss < 200))
     return rows
 
 
@@ -177,6 +187,33 @@ def write_markdown(doc: dict[str, Any], path: Path) -> None:
             "",
             f"{par['files']} trace files, {par['bytes'] / (1 << 20):.0f} MB: `--jobs 1` {par['jobs1_seconds']} s, "
             f"`--jobs 2` {par['jobs2_seconds']} s: speedup {par['speedup']}x on {par['cores']} cores.",
+            "",
+        ]
+    if doc.get("scaling"):
+        sc = doc["scaling"]
+        out += [
+            "## scaling",
+            "",
+            f"`omnimessage validate` on a generated archive (dev/omnimessage_dev/archive.py) of {sc['sessions']:,} "
+            f"sessions, {sc['bytes'] / (1 << 20):.1f} MB, median of {sc['rounds']} interleaved rounds, each run "
+            f"a fresh command (the Dask clusters were started before the timing):",
+            "",
+            "| run | seconds | sessions/s | MB/s | CPU seconds |",
+            "| --- | ---: | ---: | ---: | ---: |",
+        ]
+        names = {"jobs1": "`--jobs 1`", "jobs2": "`--jobs 2`", "dask1": "`--dask` LocalCluster, 1 worker",
+                 "dask2": "`--dask` LocalCluster, 2 workers"}
+        for k, label in names.items():
+            cpu = sc.get("cpu_seconds", {}).get(k, "")
+            out.append(f"| {label} | {sc['seconds'][k]} | {sc['sessions_per_s'][k]} | {sc['mb_per_s'][k]} | {cpu} |")
+        out += [
+            "",
+            f"2 workers over 1: {sc['dask2_over_dask1']}x; Dask over `--jobs` with the same processes: "
+            f"{sc['dask1_over_jobs1']}x (1), {sc['dask2_over_jobs2']}x (2); `--jobs 2` over `--jobs 1`: "
+            f"{sc['jobs2_over_jobs1']}x. Peak RSS of a worker: {sc['worker_peak_rss_mb']} MB. CPU seconds count the "
+            f"command and its processes, and for Dask the workers' too. Cost model rate (docs/scale.md): "
+            f"{sc['mb_per_core_second']} MB per core-second of worker CPU (2 workers, {sc['cores']} cores; "
+            f"1-minute load average {sc.get('load_average_1min', 'n/a')} at the end).",
             "",
         ]
     path.write_text("\n".join(out) + "\n")

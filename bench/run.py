@@ -24,6 +24,7 @@ from omnimessage_dev.synth import corpora as corpus
 
 from .impls import Impl, python_impls
 from .node import node_impls
+from .scaling import run_isolated
 from .system import memory_and_parallel, validate_impls
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,6 +77,8 @@ def measure(impls: list[Impl], corpora: dict[str, Path], rounds: int, tasks: set
         lines = load_lines(path)
         total_bytes = sum(len(x) + 1 for x in lines)
         chosen = [i for i in impls if i.task in tasks and (i.corpora is None or cname in i.corpora)]
+        if not chosen:  # `--tasks` without a throughput task (e.g. only `scaling`)
+            continue
         sliced: dict[int, list[bytes]] = {}
         for impl in chosen:
             if impl.slice_bytes:
@@ -152,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--rounds", type=int, default=None)
     p.add_argument("--scale", type=float, default=float(os.environ.get("BENCH_SCALE", "1")))
-    p.add_argument("--tasks", default="decode_validate,roundtrip,validate_rules,memory,parallel")
+    p.add_argument("--tasks", default="decode_validate,roundtrip,validate_rules,memory,parallel,scaling")
     p.add_argument("--out", type=Path, default=ROOT / "bench")
     p.add_argument(
         "--require-all", action="store_true",
@@ -175,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     load_before = os.getloadavg()[0]
     results = measure(impls, corpora, rounds, tasks)
     extra = memory_and_parallel(tasks, corpora_dir, scale, quick=args.quick)
+    if "scaling" in tasks:
+        extra["scaling"] = run_isolated(scale, quick=args.quick, required=args.require_all)
     load_after = os.getloadavg()[0]
     doc = {
         "commit": commit(),

@@ -4,20 +4,27 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import importlib
 import os
 import signal
+import stat
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import BinaryIO, TextIO
+from typing import TYPE_CHECKING, BinaryIO, NoReturn, TextIO, cast
 
 from . import __version__
 from ._atomic import atomic_replace
-from ._sanitize import sanitize
+from ._files import NotReadable, open_regular
+from ._sanitize import MAX_MESSAGE_CHARS, clip_text, sanitize, sanitize_lines
+from ._write_errors import STDOUT, NamedStream, named
 from .codec import encode
 from .errors import DecodeError
 from .reader import iter_messages
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
@@ -26,10 +33,30 @@ class UsageError(Exception):
     pass
 
 
+class Parser(argparse.ArgumentParser):
+    """`argparse.ArgumentParser` whose output is harmless: its usage errors echo arguments
+    (`invalid choice: ...`, `unrecognized arguments: ...`), which are made one clipped, sanitised
+    line; everything else it prints goes through `sanitize_lines`. Subcommand parsers inherit it."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {sanitize(clip_text(message, MAX_MESSAGE_CHARS))}\n")
+
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
+        if message:
+            super()._print_message(sanitize_lines(message), file)
+
+
 def _report(err: DecodeError, name: str, out: TextIO) -> None:
-    loc = err.location
-    where = " " + sanitize(loc) if loc else ""
-    out.write(f"{sanitize(name)}:{err.line}: {err.category}: {sanitize(err.detail)}{where}\n")
+    """`FILE:LINE: category: detail (at POINTER, byte N)`: the detail and the pointer quote input,
+    so each is clipped (`clip_text`, `MAX_QUOTED_CHARS`) and sanitised."""
+    where = []
+    if err.pointer:
+        where.append(f"at {clip_text(err.pointer)}")
+    if err.offset is not None:
+        where.append(f"byte {err.offset}")
+    loc = f" ({', '.join(where)})" if where else ""
+    out.write(f"{sanitize(name)}:{err.line}: {err.category}: {sanitize(clip_text(err.detail))}{sanitize(loc)}\n")
 
 
 def _canonical_lines(fh: BinaryIO, name: str, args: argparse.Namespace, stats: dict[str, int]) -> Iterator[bytes]:
@@ -52,15 +79,71 @@ def _canonical_lines(fh: BinaryIO, name: str, args: argparse.Namespace, stats: d
 
 
 def _in_place(path: Path, args: argparse.Namespace, stats: dict[str, int]) -> None:
+    """Replace the regular file `path` by its canonical form, atomically. Refused (an OSError naming
+    it, the file untouched): a symbolic link, a file with other hard links, anything but a regular
+    file, and a file that changed while it was read (a trace still being appended)."""
     before = stats["invalid"]
-    with atomic_replace(path) as out, open(path, "rb") as fh:
-        for chunk in _canonical_lines(fh, str(path), args, stats):
-            out.file.write(chunk)
-        if stats["invalid"] > before and not args.keep_invalid:
-            sys.stderr.write(
-                f"{sanitize(str(path))}: left unchanged: it has invalid lines (--keep-invalid copies them through)\n"
-            )
-            out.discard()
+    name = str(path)
+    if stat.S_ISLNK(os.lstat(name).st_mode):
+        raise NotReadable(errno.ELOOP, "a symbolic link: --in-place replaces only regular files, not links "
+                                       "(give the file it points to)", name)
+    with open_regular(name, follow=False) as fh:
+        st = os.fstat(fh.fileno())
+        if st.st_nlink > 1:
+            raise NotReadable(errno.EMLINK, f"has {st.st_nlink} hard links: --in-place would split them "
+                                            f"(canonicalize to standard output instead)", name)
+        with atomic_replace(path, st) as out:
+            for chunk in _canonical_lines(fh, name, args, stats):
+                out.file.write(chunk)
+            if stats["invalid"] > before and not args.keep_invalid:
+                sys.stderr.write(
+                    f"{sanitize(name)}: left unchanged: it has invalid lines (--keep-invalid copies them through)\n"
+                )
+                out.discard()
+
+
+class _Stdout:
+    """Standard output whose write errors (a full disk) name it: `<stdout>: No space left on device`."""
+
+    NAME = STDOUT
+
+    def __init__(self, out: BinaryIO) -> None:
+        self.out = out
+
+    def write(self, data: bytes) -> None:
+        try:
+            self.out.write(data)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror or str(exc), self.NAME) from None
+
+    def flush(self) -> None:
+        try:
+            self.out.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror or str(exc), self.NAME) from None
+
+
+def _is_url(f: str) -> bool:
+    return "://" in f and not f.startswith(("http://", "https://")) and f.split("://", 1)[0].isidentifier()
+
+
+def _open_source(f: str, args: argparse.Namespace) -> BinaryIO:
+    """A FILE argument: a local file (a FIFO or pipe read as stdin is, never a device), or a storage
+    URL (`s3://...`, `memory://...`: fsspec, streamed; --storage-option)."""
+    if not _is_url(f):
+        return open_regular(f, streams=True)
+    from .validate.storage import StorageError, is_url, open_url, parse_storage_options
+
+    if not is_url(f):
+        return open_regular(f, streams=True)
+    try:
+        return open_url(f, parse_storage_options(args.storage_option))
+    except (StorageError, ValueError) as exc:  # fsspec or s3fs missing (names the extra), a bad option
+        raise UsageError(str(exc)) from None
 
 
 def cmd_canonicalize(args: argparse.Namespace) -> int:
@@ -69,15 +152,18 @@ def cmd_canonicalize(args: argparse.Namespace) -> int:
         raise UsageError("--in-place needs file arguments")
     if args.in_place and args.check:
         raise UsageError("--in-place and --check exclude each other")
+    if args.in_place and any(_is_url(f) for f in args.files):
+        raise UsageError("--in-place rewrites local files only, not URLs")
     if args.in_place:
         for f in args.files:
             _in_place(Path(f), args, stats)
     else:
-        out = sys.stdout.buffer
+        out = _Stdout(sys.stdout.buffer)
         sources = args.files or ["-"]
         for f in sources:
             with contextlib.ExitStack() as stack:
-                fh = sys.stdin.buffer if f == "-" else stack.enter_context(open(f, "rb"))
+                # a FIFO or pipe named here is read as stdin is (`<(zcat t.gz)`); never a device
+                fh = sys.stdin.buffer if f == "-" else stack.enter_context(_open_source(f, args))
                 name = "<stdin>" if f == "-" else f
                 for chunk in _canonical_lines(fh, name, args, stats):
                     if not args.check:
@@ -112,7 +198,16 @@ def cmd_generate(args: argparse.Namespace) -> int:
 CANONICALIZE_DESCRIPTION = (
     "Re-encode JSON Lines in the canonical form (key order from the schema, verbatim values kept byte for byte), "
     "decoding strictly: each invalid line is reported on stderr as FILE:LINE: category: detail, valid lines are "
-    "still written. Exit 0: every line valid (with --check: and canonical); 1: otherwise; 2: usage."
+    "still written. Exit 0: every line valid (with --check: and canonical); 1: otherwise; 2: usage or a file "
+    "refused. A FILE may be a regular file, or a FIFO or pipe (`<(zcat t.gz)`, read as stdin is); a device or a "
+    "socket is refused. Pointers and details quoted from input are clipped to 200 characters."
+)
+CANONICALIZE_EPILOG = (
+    "--in-place replaces only a regular file with a single link, keeping its mode, owner and group: a symbolic "
+    "link is refused (give the file it points to; the link is never replaced by a copy), as is a file with "
+    "other hard links (canonicalize to standard output instead). A file that changed while it was read (a trace "
+    "still being written: its size, times or inode differ just before the rename) is left untouched, exit 2. "
+    "Every refusal and write error names the file."
 )
 SCHEMA_DESCRIPTION = (
     "Print the canonical OmniMessage JSON Schema (draft 2020-12), the single source of truth of the protocol, "
@@ -121,10 +216,14 @@ SCHEMA_DESCRIPTION = (
 
 
 def add_canonicalize_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    c = sub.add_parser("canonicalize", help=COMMANDS["canonicalize"][1], description=CANONICALIZE_DESCRIPTION)
-    c.add_argument("files", nargs="*", metavar="FILE", help="input files (default: stdin; '-' is stdin)")
+    c = sub.add_parser("canonicalize", help=COMMANDS["canonicalize"][1], description=CANONICALIZE_DESCRIPTION,
+                       epilog=CANONICALIZE_EPILOG)
+    c.add_argument("files", nargs="*", metavar="FILE",
+                   help="input files or storage URLs (default: stdin; '-' is stdin)")
     c.add_argument(
-        "--in-place", action="store_true", help="replace each file atomically (kept as is if any line is invalid)"
+        "--in-place", action="store_true",
+        help="replace each file atomically (kept as is if any line is invalid or it changed while read; "
+        "symbolic links and hard-linked files are refused)",
     )
     c.add_argument(
         "--keep-invalid", action="store_true", help="copy invalid lines through unchanged instead of dropping them"
@@ -135,6 +234,11 @@ def add_canonicalize_parser(sub: argparse._SubParsersAction[argparse.ArgumentPar
     c.add_argument(
         "--lenient", action="store_true", help="pass well-formed lines the strict decoder refuses through verbatim"
     )
+    c.add_argument(
+        "--storage-option", action="append", default=[], metavar="KEY=VALUE",
+        help="an fsspec storage option for FILE arguments that are URLs (s3://, gs://, memory://, file://); "
+        "repeatable (docs/storage.md)",
+    )
     c.set_defaults(func=cmd_canonicalize)
 
 
@@ -142,6 +246,13 @@ def add_schema_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
     s = sub.add_parser("schema", help=COMMANDS["schema"][1], description=SCHEMA_DESCRIPTION)
     s.set_defaults(func=cmd_schema)
 
+
+GENERATE_DESCRIPTION = """\
+Write the files of one target, generated from the canonical schema, into DIR (each
+file replaced atomically, created with the usual permissions: 0666 less the umask).
+The python and typescript targets are types and schema tables whose codec is the
+runtime package: decode and encode with omnimessage (or the omnimessage npm package);
+msgspec or JSON.parse/JSON.stringify alone are not byte-exact."""
 
 CODEGEN_EXTRA = "generate needs jinja2, which the 'codegen' extra installs: pip install 'omnimessage[codegen]'"
 
@@ -162,11 +273,11 @@ def add_generate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]
         g.add_argument("--out", required=True, metavar="DIR", help="output directory")
         g.set_defaults(func=cmd_generate_unavailable)
         return
-    g.add_argument(
-        "--target",
-        required=True,
-        help="; ".join(f"{t.name}: {t.summary}" for t in TARGETS.values()).replace("%", "%%"),
-    )
+    width = max(len(name) for name in TARGETS)
+    g.description = GENERATE_DESCRIPTION
+    g.epilog = "targets:\n" + "\n".join(f"  {t.name:<{width}}  {t.summary}" for t in TARGETS.values())
+    g.formatter_class = argparse.RawDescriptionHelpFormatter  # one line per target, as written
+    g.add_argument("--target", required=True, help=f"what to generate: {', '.join(TARGETS)} (see below)")
     g.add_argument("--out", required=True, metavar="DIR", help="output directory")
     g.set_defaults(func=cmd_generate)
 
@@ -201,7 +312,7 @@ def _chosen(argv: Sequence[str]) -> str | None:
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser, with the full definition of `command` only (the others are listed by name and help)."""
-    p = argparse.ArgumentParser(prog="omnimessage", description="OmniMessage toolkit: codec, bindings, checks.")
+    p = Parser(prog="omnimessage", description="OmniMessage toolkit: codec, bindings, checks.")
     p.add_argument("--version", action="version", version=f"omnimessage {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (target, help_text) in COMMANDS.items():
@@ -232,8 +343,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(_chosen(argv))
     args = _parse(parser, argv)
+    plain = sys.stdout
+    wrapped = cast(TextIO, NamedStream(plain))  # print() on a full disk names <stdout>
+    sys.stdout = wrapped
+    try:
+        return _run(args, parser)
+    finally:
+        if sys.stdout is wrapped:  # not replaced on the way (a closed pipe): give the caller its stream back
+            sys.stdout = plain
+
+
+def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
         rc: int = args.func(args)
+        with named(_Stdout.NAME):  # what stdout still buffers: a full disk is an error, not exit 0
+            sys.stdout.flush()
         return rc
     except UsageError as exc:
         parser.print_usage(sys.stderr)
@@ -244,7 +368,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
         return EXIT_OK
     except OSError as exc:
-        sys.stderr.write(f"omnimessage: {sanitize(str(exc.filename or ''))}: {sanitize(str(exc.strerror or exc))}\n")
+        where = f"{sanitize(str(exc.filename))}: " if exc.filename else ""
+        sys.stderr.write(f"omnimessage: {where}{sanitize(str(exc.strerror or exc))}\n")
+        if exc.filename == _Stdout.NAME:  # what stdout still buffers cannot be written either
+            with contextlib.suppress(OSError):
+                sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

@@ -7,11 +7,22 @@
     >>> [(f.rule, f.line) for f in findings]
     [('OM201', 1), ('OM420', 1)]
 
+`finish()` is mandatory: the end-of-input rules (OM002, a last line with no line feed; unclosed
+streams and calls) run there. `Validator.validate_lines(lines)` feeds and finishes in one go:
+
+    >>> [f.rule for f in Validator("trace").validate_lines([line])]
+    ['OM201', 'OM420']
+
+Whole files, trace roots (sessions of rotated files) and live SSE producers are validated as the
+command line does by :func:`validate_path` and :func:`validate_url`, which return a :class:`Report`.
 `omnimessage validate` is the command line (see `omnimessage validate --help`); the rules are
 listed in docs/rules.md, generated from :data:`RULES`.
 """
 
+from .api import validate_path, validate_url
+from .archive import validate_archive
 from .engine import Finding, Validator
+from .report import Report
 from .rules import RULES, Rule
 
-__all__ = ["RULES", "Finding", "Rule", "Validator"]
+__all__ = ["RULES", "Finding", "Report", "Rule", "Validator", "validate_archive", "validate_path", "validate_url"]

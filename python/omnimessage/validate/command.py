@@ -9,12 +9,14 @@ import math
 import os
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Final, TextIO
+from typing import Any, Final, TextIO
 
 from .._generated.models import DEFAULT_MAX_LINE_BYTES
 from .._sanitize import sanitize
+from .._write_errors import STDOUT, named
 from .engine import Finding
 from .hints import profile_hint
 from .inputs import (
@@ -26,13 +28,17 @@ from .inputs import (
     SseUrlUnit,
     Unit,
     UnitResult,
-    discover,
     resolve_subagents,
     run_unit,
 )
 from .limit import DEFAULT_MAX_FINDINGS, FindingLimit
-from .output import FORMATS, Progress, Summary, make_reporter
+from .output import FORMATS, Progress, make_reporter
+from .progress_log import DEFAULT_EVERY, ArchiveProgress
+from .report import Report
 from .rules import GROUPS, RULES, select_rules
+from .sse import parse_header
+from .storage import StorageError, discover_any, parse_storage_options
+from .summary import GroupedReport, GroupSummary, parse_dimensions
 
 __all__ = ["add_parser", "main", "run"]
 
@@ -49,17 +55,26 @@ EPILOG: Final = """\
 inputs:
   FILE          a trace file (--profile trace) or a captured stream (--profile stream)
   -             standard input
+  URL           an object or a trace root in storage: s3://bucket/traces/, gs://..., memory://, file://
+                (fsspec; --storage-option KEY=VALUE; docs/storage.md)
   DIR           a trace root laid out <yyyy-mm-dd>/<session_id>_<NNN>.jsonl: files group into
                 sessions (rotation checked, subagent pointers resolved); with --profile stream,
                 every .jsonl file below DIR on its own
   --sse FILE    a captured text/event-stream (always the stream profile)
   --sse-url URL a live producer, read for --duration seconds
 
+files:
+  Under a DIR only regular files and real directories are read: a symbolic link is never followed
+  there (validate its target directly), a FIFO, device or socket is never opened, a directory that
+  cannot be listed is not searched; each is reported once (OM806), never skipped silently. A FILE
+  named here may be a FIFO or pipe (`<(zcat t.jsonl.gz)`, read as - is); a device never.
+
 examples:
   omnimessage validate --profile trace ~/.agent/traces
   omnimessage validate --profile stream capture.jsonl --format github
   omnimessage validate --sse capture.sse --format sarif -o results.sarif
   omnimessage validate --sse-url http://127.0.0.1:8080/events --duration 20
+  omnimessage validate --sse-url https://host/events --header "Authorization: Bearer $TOKEN"
 """
 
 
@@ -96,10 +111,18 @@ def configure(v: argparse.ArgumentParser) -> None:
     v.add_argument("--sse-url", metavar="URL", help="validate a live text/event-stream producer")
     v.add_argument("--duration", type=float, default=30.0, metavar="S",
                    help="how long to read --sse-url, in seconds (default 30)")
+    v.add_argument("--header", action="append", default=[], metavar="NAME:VALUE",
+                   help="send this request header to --sse-url (e.g. 'Authorization: Bearer ...'); repeatable; "
+                        "values are never shown")
     v.add_argument("--format", choices=FORMATS, default="text", help="report format (default text)")
     v.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
-    v.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
-                   help="validate N inputs in parallel processes (0: one per core; default 1)")
+    spread = v.add_mutually_exclusive_group()
+    spread.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
+                        help="validate N inputs in parallel processes (0: one per core; default 1)")
+    spread.add_argument("--dask", metavar="ADDRESS",
+                        help="validate the sessions on a Dask cluster: a scheduler address (tcp://host:8786), a "
+                             "scheduler file, or local[:N] for N local worker processes (the dask extra: "
+                             "pip install 'omnimessage[dask]'; docs/scale.md)")
     v.add_argument("--ignore", action="append", default=[], metavar="RULES",
                    help="skip rules: ids, id prefixes (OM7, OM75) or names, comma-separated; repeatable")
     v.add_argument("--select", action="append", default=[], metavar="RULES",
@@ -107,6 +130,17 @@ def configure(v: argparse.ArgumentParser) -> None:
     v.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                    help="colour the text report (auto: on a terminal, unless NO_COLOR is set)")
     v.add_argument("--no-progress", action="store_true", help="never show the progress line")
+    v.add_argument("--progress-every", type=float, default=DEFAULT_EVERY, metavar="S",
+                   help=f"off a terminal, log the progress (sessions, bytes, throughput, ETA) to stderr every S "
+                        f"seconds (default {DEFAULT_EVERY:g}; 0: never)")
+    v.add_argument("--storage-option", action="append", default=[], metavar="KEY=VALUE",
+                   help="an fsspec storage option for URL inputs (s3://, gs://, memory://, file://), e.g. "
+                        "endpoint_url=http://127.0.0.1:9000 or anon=true; repeatable; values of keys that look "
+                        "like credentials are never shown (docs/storage.md)")
+    v.add_argument("--summary-by", action="append", default=[], metavar="producer|day|rule",
+                   help="add a table of findings per producer (session_meta source provider/model_id), per day "
+                        "or per rule; repeatable or comma-separated. Text: after the report (stderr for junit, "
+                        "github, sarif); json: summary.groups")
     v.add_argument("--max-line-bytes", type=int, default=DEFAULT_MAX_LINE_BYTES, metavar="N",
                    help=f"longest line accepted, in bytes (default {DEFAULT_MAX_LINE_BYTES}; OM105 beyond)")
     v.add_argument("--max-findings", type=int, default=DEFAULT_MAX_FINDINGS, metavar="N",
@@ -134,6 +168,10 @@ def run(args: argparse.Namespace) -> int:
     except (KeyboardInterrupt, BrokenPipeError):
         raise
     except Exception as exc:  # no traceback, whatever happens
+        if isinstance(exc, OSError) and exc.filename:  # a report that cannot be written (`named`)
+            sys.stderr.write(f"omnimessage validate: {sanitize(str(exc.filename))}: "
+                             f"{sanitize(str(exc.strerror or exc))}\n")
+            return EXIT_USAGE
         sys.stderr.write(f"omnimessage validate: internal error: {exc.__class__.__name__}: {sanitize(str(exc))}\n")
         return EXIT_USAGE
 
@@ -146,7 +184,7 @@ def _text_out(path: str | None) -> Iterator[tuple[TextIO, bool]]:
             fh = open(path, "w", encoding="utf-8", errors="backslashreplace", newline="\n")  # noqa: SIM115
         except OSError as exc:
             raise _Usage(f"cannot write {path}: {exc.strerror or exc}") from None
-        with fh:
+        with named(path), fh:  # a full disk names the report file
             yield fh, False
         return
     stdout = sys.stdout
@@ -158,11 +196,12 @@ def _text_out(path: str | None) -> Iterator[tuple[TextIO, bool]]:
     stdout.flush()
     wrapper = io.TextIOWrapper(buf, encoding="utf-8", errors="backslashreplace", newline="\n", line_buffering=tty)
     try:
-        yield wrapper, tty
+        with named(STDOUT):
+            yield wrapper, tty
+            wrapper.flush()  # a report that cannot be written is an error, never a silent exit 0
     finally:
         with contextlib.suppress(ValueError, OSError):
-            wrapper.flush()
-        wrapper.detach()
+            wrapper.detach()
 
 
 def _list_rules(out: TextIO) -> None:
@@ -215,24 +254,44 @@ def _run(args: argparse.Namespace) -> int:
         raise _Usage("nothing to validate: give a PATH ('-' for stdin), --sse FILE or --sse-url URL")
     if args.paths.count("-") + args.sse.count("-") > 1:
         raise _Usage("standard input can be read only once")
+    if args.header and not args.sse_url:
+        raise _Usage("--header is sent with --sse-url; there is no --sse-url")
+    headers = []
+    for i, spec in enumerate(args.header, 1):
+        try:
+            headers.append(parse_header(spec))
+        except ValueError as exc:
+            raise _Usage(f"--header #{i}: {exc}") from None
     profile = args.profile or ("stream" if sse_only else "trace")
     opts = Options(profile=profile, legacy=args.legacy, lenient=args.lenient, truncated=args.truncated,
                    canonical="OM114" not in ignored, max_line_bytes=args.max_line_bytes,
-                   max_findings=args.max_findings, ignored=frozenset(ignored))
+                   max_findings=args.max_findings, ignored=frozenset(ignored),
+                   storage_options=_storage_options(args.storage_option))
+    try:
+        groups = GroupSummary(parse_dimensions(args.summary_by)) if args.summary_by else None
+    except ValueError as exc:
+        raise _Usage(str(exc)) from None
+    if not math.isfinite(args.progress_every) or args.progress_every < 0:
+        raise _Usage("--progress-every must be a finite number of seconds >= 0")
 
-    units, roots, problems = discover(list(args.paths), profile)
+    try:
+        units, roots, problems = discover_any(list(args.paths), profile, opts.storage_options)
+    except StorageError as exc:  # fsspec or s3fs/gcsfs missing (names the extra), an unknown protocol
+        raise _Usage(str(exc)) from None
     for s in args.sse:
         if s != "-" and not os.path.isfile(s):
             problems.append(f"{s}: no such file")
         else:
             units.append(SseUnit(s))
     if args.sse_url:
-        units.append(SseUrlUnit(args.sse_url, args.duration))
+        units.append(SseUrlUnit(args.sse_url, args.duration, headers=tuple(headers)))
 
     jobs = args.jobs or os.cpu_count() or 1
     stderr_tty = bool(getattr(sys.stderr, "isatty", lambda: False)())
-    summary = Summary()
-    summary.failures.extend(problems)
+    summary = Report(max_findings=0) if groups is None else GroupedReport(groups)  # counts; findings streamed
+    unit_counts: Counter[tuple[str, str]] = Counter()  # the current input's findings (--summary-by)
+    for problem in problems:
+        summary.add_failure(problem)
     root_of: dict[str, Root] = {r.path: r for r in roots}
     started = time.monotonic()
     with _text_out(args.output) as (out, tty):
@@ -242,13 +301,16 @@ def _run(args: argparse.Namespace) -> int:
         total = sum(u.size for u in units)
         progress = Progress(sys.stderr, total, enabled=stderr_tty and not args.no_progress)
         progress.units = len(units)
+        logged = ArchiveProgress(len(units), total, sys.stderr, tty=False, every=args.progress_every,
+                                 enabled=not stderr_tty and not args.no_progress and args.progress_every > 0)
 
         limit = FindingLimit(args.max_findings)  # of the input being reported
 
         def sink(f: Finding) -> None:
             if f.rule in ignored:
                 return
-            summary.count(f)
+            summary.add(f)
+            unit_counts[(f.rule, f.severity)] += 1
             if not limit.admit(f):
                 return
             if progress.shown:
@@ -259,38 +321,31 @@ def _run(args: argparse.Namespace) -> int:
             if not streamed:
                 for f in res.findings:
                     sink(f)
-                for (rule, severity), n in res.beyond.items():  # counted by the worker
-                    summary.by_rule[(rule, severity)] += n
-                    if severity == "error":
-                        summary.errors += n
-                    else:
-                        summary.warnings += n
-                    limit.beyond[(rule, severity)] += n
+                limit.beyond.update(res.beyond)  # counted by the worker (and by summary.merge below)
+                unit_counts.update(res.beyond)
             root = root_of.get(getattr(unit, "root", ""))
             if root is not None and res.subagents:
                 for f in resolve_subagents(root, res.subagents):
                     sink(f)
             if limit.beyond:
-                summary.notes.append(f"{res.name}: {limit.note()}")
+                summary.add_note(f"{res.name}: {limit.note()}")
             limit.reset()
-            summary.inputs += 1
-            summary.files += res.files
-            summary.lines += res.lines
-            summary.messages += res.messages
-            summary.bytes += res.bytes
-            summary.server_events.update(res.server_events)
-            if res.failure:
-                summary.failures.append(res.failure)
-            if res.note:
-                summary.notes.append(f"{res.name}: {res.note}")
+            summary.merge(res, findings=False)  # totals, failure, note; the findings went through sink
             reporter.unit_end(res.name, res.lines)
             progress.done_unit(unit.size)
+            logged.done(res)
+            if groups is not None:
+                groups.add(res, unit_counts)
+            unit_counts.clear()
 
+        dask = _dask_connect(args.dask) if args.dask else None  # before the report starts: a usage error
         reporter.begin()
         try:
             poolable = {i for i, u in enumerate(units) if isinstance(u, (FileUnit, SessionUnit, SseUnit))
                         and not (isinstance(u, SseUnit) and u.path == "-")}
-            if jobs > 1 and len(poolable) > 1:
+            if dask is not None:
+                _dask(dask[0], units, poolable, opts, sink, collect, progress)
+            elif jobs > 1 and len(poolable) > 1:
                 _parallel(units, poolable, opts, jobs, sink, collect, progress)
             else:
                 for u in units:
@@ -299,14 +354,29 @@ def _run(args: argparse.Namespace) -> int:
                     collect(u, res, True)
         finally:
             progress.close()
+            logged.close()
+            if dask is not None:
+                dask[1]()
         summary.seconds = time.monotonic() - started
-        summary.notes.extend(profile_hint(args.profile, (r for r, _ in summary.by_rule)))
+        for note in profile_hint(args.profile, summary.by_rule):
+            summary.add_note(note)
         reporter.end(summary)
-    if summary.failures:
-        for fail in summary.failures:
-            sys.stderr.write(f"omnimessage validate: {sanitize(fail)}\n")
-        return EXIT_USAGE
-    return EXIT_ERRORS if summary.errors else EXIT_OK
+        if groups is not None and args.format == "text":
+            groups.write_text(out)
+    if groups is not None and args.format not in ("text", "json"):
+        groups.write_text(sys.stderr)
+    for fail in summary.failures:
+        sys.stderr.write(f"omnimessage validate: {sanitize(fail)}\n")
+    if summary.unlisted_failures:
+        sys.stderr.write(f"omnimessage validate: {summary.unlisted_failures} more unreadable input(s)\n")
+    return summary.exit_code  # EXIT_USAGE if an input was unreadable, else EXIT_ERRORS or EXIT_OK
+
+
+def _storage_options(items: list[str]) -> tuple[tuple[str, str], ...]:
+    try:
+        return parse_storage_options(items)
+    except ValueError as exc:
+        raise _Usage(str(exc)) from None
 
 
 def _parallel(
@@ -327,6 +397,48 @@ def _parallel(
                 collect(u, run_unit(u, opts, sink, progress.update), True)
             else:
                 collect(u, fut.result(), False)
+
+
+def _dask_connect(spec: str) -> tuple[Any, Callable[[], None]]:
+    """(client, close) for `--dask SPEC`; a missing extra or an unreachable scheduler is a usage error."""
+    from .distributed import DaskUnavailable, announce, connect
+
+    try:
+        client, close = connect(spec)
+    except DaskUnavailable as exc:
+        raise _Usage(str(exc)) from None
+    announce(client)
+    return client, close
+
+
+def _dask(
+    client: Any,
+    units: list[Unit],
+    poolable: set[int],
+    opts: Options,
+    sink: Callable[[Finding], None],
+    collect: Callable[[Unit, UnitResult, bool], None],
+    progress: Progress,
+) -> None:
+    """`--dask`: the poolable units on the cluster (results merged as their tasks complete, each unit
+    once), standard input and --sse-url here. Ctrl-C cancels the cluster's pending tasks."""
+    from .distributed import run_indexed_dask
+
+    for i, u in enumerate(units):
+        if i not in poolable:
+            progress.unit(u.name)
+            collect(u, run_unit(u, opts, sink, progress.update), True)
+    done = 0
+    try:
+        with contextlib.closing(run_indexed_dask(units, opts, client, indices=sorted(poolable))) as results:
+            for i, res in results:
+                collect(units[i], res, False)
+                done += 1
+    except KeyboardInterrupt:
+        progress.close()
+        sys.stderr.write(f"omnimessage validate: interrupted after {done} of {len(poolable)} inputs; the "
+                         f"cluster's pending tasks were cancelled\n")
+        raise
 
 
 if __name__ == "__main__":  # pragma: no cover

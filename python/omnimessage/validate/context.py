@@ -67,6 +67,8 @@ class Context:
         self.blank_at = 0  # the file line number of the last empty line
         self.head = False  # inside a rotated file's head: session_meta, MCP connect pair, tool_list_ready
         self.tools = False  # the session announced tools (a tool_list_ready with tools)
+        self.meta: tuple[str, str, str, str] | None = None
+        """(source, provider, model_id, date) of the first main-session `session_meta` (`--summary-by`)."""
 
     def emit(self, rule_id: str, line: int, message: str, pointer: str = "", severity: Severity | None = None) -> None:
         if self.repaired and rule_id in _VALUE_RULES:

@@ -3,43 +3,53 @@
 Each input becomes a *unit* validated by one :class:`Validator`; units are independent, so
 `--jobs N` validates them in N processes. A trace root is indexed from its directory listing only:
 a session id read from a file is looked up in that index and never turned into a path.
+
+Under a trace root only regular files and real directories are read (:func:`index_root`): a
+symbolic link is never followed, a FIFO, device or socket named `*.jsonl` is never opened, and a
+directory that cannot be listed is not searched; each is reported as one OM806 finding (a
+:class:`SkippedUnit`), never skipped silently. Every file is opened through
+:func:`omnimessage._files.open_regular` (`O_NONBLOCK`, then `fstat`): a file swapped for a FIFO or
+a link after the listing is refused, not read. A FILE named on the command line may be a FIFO or
+a pipe (`<(zcat trace.jsonl.gz)`), read as standard input is; never a device or a socket.
 """
 
 from __future__ import annotations
 
 import contextlib
-import datetime
 import os
-import re
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import BinaryIO, Final
 
+from .._files import open_regular
 from .._generated.models import DEFAULT_MAX_LINE_BYTES
 from ..reader import iter_lines
 from .engine import Finding, Validator
-from .hints import missing_input, refuse_compressed
+from .hints import missing_input, refuse_compressed_head
 from .limit import DEFAULT_MAX_FINDINGS, FindingLimit
+from .roots import Root, index_root, is_date
 from .rules import RULES
 from .sse import LiveStream, SseResult, file_chunks, iter_lines_bytes, validate_sse
 
 __all__ = [
     "FileUnit",
     "Options",
+    "Root",
     "SessionUnit",
+    "SkippedUnit",
     "SseUnit",
     "SseUrlUnit",
     "StdinUnit",
     "Unit",
     "UnitResult",
     "discover",
+    "index_root",
+    "resolve_subagents",
     "run_unit",
 ]
 
-_TRACE_NAME: Final = re.compile(r"(?P<sid>.+)_(?P<idx>[0-9]{3,})\.jsonl")
-_DATE_DIR: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _PROGRESS_EVERY: Final = 256
 
 Sink = Callable[[Finding], None]
@@ -59,6 +69,9 @@ class Options:
     """Findings a result holds (`run_unit` without a sink); the rest are counted in `beyond`."""
     ignored: frozenset[str] = frozenset()
     """Rules whose findings a result does not hold (nor count)."""
+    storage_options: tuple[tuple[str, str], ...] = field(default=(), repr=False)
+    """`--storage-option KEY=VALUE` pairs for the inputs that are URLs (`storage.open_input`); not in
+    the repr, which a task scheduler may log: they may hold a credential."""
 
     def validator(self, source: str, *, collect_subagents: bool = False, profile: str | None = None,
                   truncated: bool | None = None) -> Validator:
@@ -145,9 +158,26 @@ class SseUrlUnit:
         return self.url
 
     size: int = 0
+    headers: tuple[tuple[str, str], ...] = ()
+    """Request headers (`--header`), checked by `sse.check_header`; their values are never shown."""
 
 
-Unit = FileUnit | StdinUnit | SessionUnit | SseUnit | SseUrlUnit
+@dataclass(frozen=True, slots=True)
+class SkippedUnit:
+    """An entry under a trace root that is not read (a link, a special file, an unreadable
+    directory): validating it reports its one OM806 finding."""
+
+    path: str
+    why: str
+    root: str = ""
+    size: int = 0
+
+    @property
+    def name(self) -> str:
+        return self.path
+
+
+Unit = FileUnit | StdinUnit | SessionUnit | SseUnit | SseUrlUnit | SkippedUnit
 
 
 @dataclass(slots=True)
@@ -165,50 +195,15 @@ class UnitResult:
     failure: str = ""
     """Why the input could not be read (the unit then counts as a usage error)."""
     note: str = ""
+    sessions: int = 0
+    """1 for a session of a trace root (`SessionUnit`)."""
+    producer: tuple[str, str, str] = ("", "", "")
+    """`session_meta` (source, provider, model_id) of the input's first main-session `session_meta`."""
+    day: str = ""
+    """`yyyy-mm-dd`: the date folder of a session's first file, else the date of that `session_meta`."""
 
 
 # ------------------------------------------------------------------ discovery
-
-
-@dataclass(slots=True)
-class Root:
-    """A trace root: its sessions (by id) and the units it makes."""
-
-    path: str
-    sessions: dict[str, list[tuple[int, str]]] = field(default_factory=dict)
-    loose: list[str] = field(default_factory=list)
-
-
-def _is_date(name: str) -> bool:
-    if not _DATE_DIR.fullmatch(name):
-        return False
-    try:
-        datetime.date(int(name[:4]), int(name[5:7]), int(name[8:]))
-    except ValueError:
-        return False
-    return True
-
-
-def index_root(path: str) -> Root:
-    """Index a trace root from its listing: `<yyyy-mm-dd>/<session_id>_<NNN>.jsonl` files group into
-    sessions; any other `.jsonl` file below it is loose (validated alone, OM801 in the trace profile)."""
-    root = Root(path)
-    for dirpath, dirnames, filenames in os.walk(path):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
-        rel = os.path.relpath(dirpath, path)
-        depth = 0 if rel == "." else rel.count(os.sep) + 1
-        for fname in sorted(filenames):
-            if fname.startswith(".") or not fname.endswith(".jsonl"):
-                continue
-            full = os.path.join(dirpath, fname)
-            m = _TRACE_NAME.fullmatch(fname)
-            if depth == 1 and _is_date(os.path.basename(dirpath)) and m is not None:
-                root.sessions.setdefault(m.group("sid"), []).append((int(m.group("idx")), full))
-            else:
-                root.loose.append(full)
-    for files in root.sessions.values():
-        files.sort()
-    return root
 
 
 def discover(paths: list[str], profile: str) -> tuple[list[Unit], list[Root], list[str]]:
@@ -228,8 +223,9 @@ def discover(paths: list[str], profile: str) -> tuple[list[Unit], list[Root], li
                 units.extend(FileUnit(f, layout_warning=True, root=p) for f in root.loose)
             else:
                 files = sorted([f for fs in root.sessions.values() for _, f in fs] + root.loose)
-                units.extend(FileUnit(f) for f in files)
-            if not root.sessions and not root.loose:
+                units.extend(FileUnit(f, root=p) for f in files)
+            units.extend(SkippedUnit(f, why, p) for f, why in root.skipped)
+            if not root.sessions and not root.loose and not root.skipped:
                 problems.append(f"{p}: no .jsonl file in this directory")
         elif os.path.exists(p):
             units.append(FileUnit(p))
@@ -273,6 +269,8 @@ def run_unit(unit: Unit, opts: Options, sink: Sink | None = None, progress: Prog
             _run_session(unit, opts, out, res, progress)
         elif isinstance(unit, SseUnit):
             _run_sse(unit, opts, out, res, progress)
+        elif isinstance(unit, SkippedUnit):
+            out(Finding("OM806", RULES["OM806"].severity, unit.why, unit.path, 0))
         else:
             _run_url(unit, opts, out, res)
     except OSError as exc:
@@ -300,12 +298,16 @@ def _finish(v: Validator, out: Sink, res: UnitResult) -> None:
     res.messages += v.messages
     res.files += 1
     res.subagents.extend(v.subagents)
+    _producer(v, res)
 
 
 def _run_file(unit: FileUnit, opts: Options, out: Sink, res: UnitResult, progress: Progress | None) -> None:
     v = opts.validator(unit.path, collect_subagents=unit.layout_warning)
-    refuse_compressed(unit.path)
-    with open(unit.path, "rb") as fh:
+    # under a trace root: a regular file, never a link; named on the command line: a FIFO or pipe too
+    from .storage import open_input  # a URL goes through fsspec (storage imports this module)
+
+    with open_input(unit.path, opts, streams=not unit.root, follow=not unit.root) as fh:
+        refuse_compressed_head(fh, unit.path)
         if unit.layout_warning and opts.profile == "trace":
             out(Finding("OM801", RULES["OM801"].severity,
                         "not laid out as <yyyy-mm-dd>/<session_id>_<NNN>.jsonl under the root; validated alone",
@@ -315,6 +317,11 @@ def _run_file(unit: FileUnit, opts: Options, out: Sink, res: UnitResult, progres
 
 
 def _run_session(unit: SessionUnit, opts: Options, out: Sink, res: UnitResult, progress: Progress | None) -> None:
+    from .storage import open_input  # a URL goes through fsspec (storage imports this module)
+
+    res.sessions = 1
+    if unit.files:  # <root>/<yyyy-mm-dd>/<session_id>_<NNN>.jsonl (a local path or a URL)
+        res.day = unit.files[0][1].replace(os.sep, "/").rsplit("/", 2)[-2]
     files: list[tuple[int, str]] = []
     duplicates: list[tuple[int, str]] = []
     seen: dict[int, str] = {}
@@ -339,7 +346,7 @@ def _run_session(unit: SessionUnit, opts: Options, out: Sink, res: UnitResult, p
             for idx, path in chain:
                 for f in v.begin_file(path, session_id=unit.session_id, rotated=idx > 1):
                     out(f)
-                with open(path, "rb") as fh:
+                with open_input(path, opts, follow=False) as fh:  # under a trace root: regular files only
                     done += _lines(fh, v, out, opts.max_line_bytes, progress, done)
                 res.files += 1
             for f in v.finish():
@@ -347,13 +354,23 @@ def _run_session(unit: SessionUnit, opts: Options, out: Sink, res: UnitResult, p
             res.lines += v.lines
             res.messages += v.messages
             res.subagents.extend(v.subagents)
+            _producer(v, res)
     res.bytes = done
+
+
+def _producer(v: Validator, res: UnitResult) -> None:
+    """The input's producer and day (`--summary-by`), from its first main-session `session_meta`."""
+    if v.meta is not None and res.producer == ("", "", ""):
+        res.producer = v.meta[:3]
+        if not res.day and is_date(v.meta[3]):
+            res.day = v.meta[3]
 
 
 def _run_sse(unit: SseUnit, opts: Options, out: Sink, res: UnitResult, progress: Progress | None) -> None:
     v = opts.validator(unit.name, profile="stream")
     with contextlib.ExitStack() as stack:
-        fh: BinaryIO = sys.stdin.buffer if unit.path == "-" else stack.enter_context(open(unit.path, "rb"))
+        fh: BinaryIO = sys.stdin.buffer if unit.path == "-" else stack.enter_context(
+            open_regular(unit.path, streams=True))
         tick = None
         if progress is not None:
             def tick(n: int) -> None:
@@ -384,7 +401,7 @@ def _note_gaps(res: UnitResult, sse: SseResult) -> None:
 
 def _run_url(unit: SseUrlUnit, opts: Options, out: Sink, res: UnitResult) -> None:
     try:
-        live = LiveStream(unit.url, unit.duration)
+        live = LiveStream(unit.url, unit.duration, headers=unit.headers)
     except (ValueError, OSError) as exc:
         res.failure = f"{unit.url}: cannot connect ({exc})"
         return

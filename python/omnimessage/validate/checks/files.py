@@ -54,6 +54,8 @@ def meta_place(ctx: Context, s: Session, p: SessionMetaPayload, line: int, msg: 
     """OM202: one session_meta per trace file; OM804: the one the file name claims."""
     if msg.origin is not UNSET or not ctx.trace:
         return
+    if ctx.meta is None:  # the producer, for `--summary-by` (cut: group keys come from input)
+        ctx.meta = (str(p.source or "user")[:200], p.provider[:200], p.model_id[:200], msg.timestamp[:10])
     if ctx.meta_line:
         ctx.emit("OM202", line, f"a second session_meta in this file (the first is on line {ctx.meta_line})")
     else:

@@ -1,0 +1,286 @@
+"""`omnimessage validate --dask ADDRESS|local[:N]`: the units of a run spread over a Dask cluster.
+
+The unit of work is a session: the rotated files of one session travel together, so the cross-file
+rules (rotation, a context's head, timestamps across files) hold exactly as in one process. A worker
+validates a *chunk* of units (consecutive small sessions batched until `CHUNK_BYTES` or
+`CHUNK_UNITS`, so the scheduler's per-task cost does not eat the gain) and sends back one compact
+:class:`UnitResult` per unit:
+
+- findings: at most `Options.max_findings` per unit, the rest counted per (rule, severity) in
+  `beyond` (the same cap and the same counting as `--jobs`), so the summary still counts them all;
+- `subagents`: the unit's `subagent` pointers, which the *client* resolves against the root's index
+  (`resolve_subagents`: does the child session exist? it is never fetched). At most
+  `MAX_SUBAGENT_POINTERS` pointers, holding at most `MAX_SUBAGENT_CHARS` characters of child ids, travel
+  back per unit; pointers beyond are not resolved and the unit's note says how many (the one place a
+  distributed report can differ from a local one, and only past these caps);
+- `server_events`: at most `MAX_SERVER_EVENT_TYPES` (64) types plus `<other>` (sse.py), and only SSE
+  captures have any;
+- counts: lines, messages, bytes, files.
+
+So what travels back from one task is bounded by `CHUNK_UNITS` x (`max_findings` findings + the
+pointer caps), whatever the size of the sessions.
+
+Faults. A worker that dies mid-task has its task run again elsewhere (the scheduler reschedules the
+tasks of a lost worker; `retries=` re-runs a task that raised). Results are keyed by unit: a unit's
+result is taken once, from the one run of its task that completed, and never added twice. A task that
+fails for good (`KilledWorker` after repeated deaths, an error) makes every unit of its chunk a
+*failure* (the run exits 2), never a silent skip; an unreadable object is a failure of its unit, as in
+one process. Interrupting the iterator (Ctrl-C) cancels every future still pending.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import sys
+from collections.abc import Callable, Generator, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Final, cast
+
+from .._sanitize import sanitize
+from .inputs import Options, Root, Unit, UnitResult, resolve_subagents, run_unit
+
+if TYPE_CHECKING:
+    from distributed import Client
+
+__all__ = [
+    "CHUNK_BYTES",
+    "CHUNK_UNITS",
+    "MAX_SUBAGENT_CHARS",
+    "MAX_SUBAGENT_POINTERS",
+    "DaskUnavailable",
+    "chunk_units",
+    "compact",
+    "connect",
+    "announce",
+    "dashboard_link",
+    "run_indexed_dask",
+    "run_units_dask",
+    "validate_chunk",
+]
+
+CHUNK_BYTES: Final = 32 << 20
+"""A task validates consecutive units until they hold this many bytes (or `CHUNK_UNITS` units)."""
+CHUNK_UNITS: Final = 64
+"""At most this many units per task: a task's result holds at most this many unit results."""
+MIN_CHUNK_BYTES: Final = 256 << 10
+TASKS_PER_WORKER: Final = 4
+"""Chunks are sized so that each worker thread gets about this many tasks (load balance)."""
+MAX_SUBAGENT_POINTERS: Final = 4096
+"""`subagent` pointers a unit result carries back for the client to resolve."""
+MAX_SUBAGENT_CHARS: Final = 1 << 20
+"""Characters of child session ids a unit result carries back."""
+RETRIES: Final = 2
+"""`retries=` of every task: how often a task that raised is run again."""
+INSTALL_HINT: Final = "--dask needs the dask extra: pip install 'omnimessage[dask]'"
+
+
+class DaskUnavailable(Exception):
+    """`distributed` is not installed, or the scheduler cannot be reached (a usage error, exit 2)."""
+
+
+def _distributed() -> Any:
+    try:
+        import distributed
+    except ImportError:
+        raise DaskUnavailable(INSTALL_HINT) from None
+    return distributed
+
+
+def connect(spec: str) -> tuple[Client, Callable[[], None]]:
+    """A client for `--dask SPEC` and the function that closes it (and the cluster it started).
+
+    SPEC is `local` or `local:N` (a `LocalCluster` of N single-threaded worker processes on this
+    machine; N defaults to the number of cores), a scheduler address (`tcp://host:8786`, `tls://...`,
+    any protocol Dask speaks) or the path of a scheduler file (`dask scheduler --scheduler-file`).
+    Raises :class:`DaskUnavailable` when `distributed` is missing or the scheduler does not answer.
+    """
+    distributed = _distributed()
+    cluster: Any = None
+    try:
+        if spec == "local" or spec.startswith("local:"):
+            n_text = spec[len("local:"):] if ":" in spec else ""
+            try:
+                n = int(n_text) if n_text else (os.cpu_count() or 1)
+            except ValueError:
+                raise DaskUnavailable(f"--dask {spec}: expected local or local:N with N a number of workers") \
+                    from None
+            if n < 1:
+                raise DaskUnavailable("--dask local:N needs N >= 1")
+            cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                               dashboard_address=":0", silence_logs=logging.ERROR)
+            client = distributed.Client(cluster)
+        elif "://" in spec:
+            client = distributed.Client(spec, timeout="20s")
+        elif os.path.isfile(spec):
+            client = distributed.Client(scheduler_file=spec, timeout="20s")
+        else:
+            raise DaskUnavailable(f"--dask {spec}: expected local[:N], a scheduler address (tcp://host:8786) or "
+                                  f"a scheduler file")
+    except DaskUnavailable:
+        if cluster is not None:
+            cluster.close()
+        raise
+    except (OSError, TimeoutError, ValueError) as exc:
+        if cluster is not None:
+            with contextlib.suppress(Exception):
+                cluster.close()
+        raise DaskUnavailable(f"--dask {spec}: cannot reach the scheduler: {exc.__class__.__name__}: {exc}") \
+            from None
+
+    def close() -> None:
+        with contextlib.suppress(Exception):
+            client.close()
+        if cluster is not None:
+            with contextlib.suppress(Exception):
+                cluster.close()
+
+    return client, close
+
+
+def dashboard_link(client: Client) -> str | None:
+    """The scheduler's dashboard URL, or None when it serves none (no bokeh, or turned off)."""
+    try:
+        services = client.scheduler_info().get("services", {})
+        if "dashboard" not in services:
+            return None
+        link = client.dashboard_link
+    except Exception:
+        return None
+    return str(link) if link else None
+
+
+def chunk_units(units: Sequence[tuple[int, Unit]], workers: int) -> list[list[tuple[int, Unit]]]:
+    """Consecutive units batched into tasks: about `TASKS_PER_WORKER` tasks per worker thread, each
+    between `MIN_CHUNK_BYTES` and `CHUNK_BYTES` (a bigger unit is a task of its own), at most
+    `CHUNK_UNITS` units."""
+    sizes = [u.size for _, u in units]
+    target = sum(sizes) // max(1, workers * TASKS_PER_WORKER)
+    target = max(MIN_CHUNK_BYTES, min(CHUNK_BYTES, target))
+    chunks: list[list[tuple[int, Unit]]] = []
+    current: list[tuple[int, Unit]] = []
+    held = 0
+    for item, size in zip(units, sizes, strict=True):
+        current.append(item)
+        held += size
+        if held >= target or len(current) >= CHUNK_UNITS:
+            chunks.append(current)
+            current, held = [], 0
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def compact(res: UnitResult) -> UnitResult:
+    """Bound what a unit result carries back (see the module's docstring): the subagent pointers."""
+    pointers = res.subagents
+    if len(pointers) > MAX_SUBAGENT_POINTERS or sum(len(c) for c, _, _ in pointers) > MAX_SUBAGENT_CHARS:
+        kept: list[tuple[str, str, int]] = []
+        chars = 0
+        for p in pointers:
+            if len(kept) >= MAX_SUBAGENT_POINTERS or chars + len(p[0]) > MAX_SUBAGENT_CHARS:
+                break
+            kept.append(p)
+            chars += len(p[0])
+        dropped = len(pointers) - len(kept)
+        res.subagents = kept
+        note = (f"{dropped} subagent pointer(s) beyond the first {len(kept)} were not resolved (a distributed "
+                f"run carries at most {MAX_SUBAGENT_POINTERS} per session)")
+        res.note = "; ".join(n for n in (res.note, note) if n)
+    return res
+
+
+def validate_chunk(chunk: list[tuple[int, Unit]], opts: Options) -> list[tuple[int, UnitResult]]:
+    """The task a worker runs: each unit of the chunk validated, its result compacted. An exception
+    from one unit (a storage error that is not an OSError) is that unit's failure, not the chunk's."""
+    out = []
+    for index, unit in chunk:
+        try:
+            res = run_unit(unit, opts)
+        except Exception as exc:
+            res = UnitResult(unit.name, failure=f"{unit.name}: {exc.__class__.__name__}: {str(exc)[:300]}")
+        out.append((index, compact(res)))
+    return out
+
+
+def _lost(chunk: list[tuple[int, Unit]], exc: BaseException | None) -> list[tuple[int, UnitResult]]:
+    """A failure for each unit of a chunk whose task failed for good (or was cancelled)."""
+    why = "cancelled" if exc is None else exc.__class__.__name__
+    if exc is not None and exc.__class__.__name__ == "KilledWorker":
+        why += ": every worker that ran it died"
+    elif exc is not None:
+        with contextlib.suppress(Exception):
+            why += f": {str(exc)[:300]}"
+    return [(i, UnitResult(u.name, failure=f"{u.name}: the Dask task validating it failed for good ({why})"))
+            for i, u in chunk]
+
+
+def run_indexed_dask(
+    units: Sequence[Unit], opts: Options, client: Client, *, retries: int = RETRIES,
+    indices: Sequence[int] | None = None,
+) -> Generator[tuple[int, UnitResult], None, None]:
+    """(index in `units`, result) for each unit (or each of `indices`), in the order tasks complete.
+
+    Every index is yielded exactly once: a unit whose task failed for good gets a result with its
+    `failure` set. Closing the iterator early (or an exception thrown into it, such as
+    KeyboardInterrupt) cancels every pending future.
+    """
+    distributed = _distributed()
+    chosen = list(range(len(units))) if indices is None else list(indices)
+    if not chosen:
+        return
+    try:
+        workers = max(1, sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()))
+    except Exception:
+        workers = 1
+    chunks = chunk_units([(i, units[i]) for i in chosen], workers)
+    # one message for every task (client.map), results fetched in the background as tasks complete
+    futures = client.map(validate_chunk, chunks, opts=opts, retries=retries, pure=False)
+    chunk_of = {fut.key: chunk for fut, chunk in zip(futures, chunks, strict=True)}
+    pending = set(chosen)
+    try:
+        for fut, outcome in distributed.as_completed(futures, with_results=True, raise_errors=False):
+            chunk = chunk_of[fut.key]
+            if fut.status == "finished" and isinstance(outcome, list):
+                results = outcome
+            else:  # an error after the retries (outcome: (type, exception, traceback)), or cancelled
+                exc = outcome[1] if isinstance(outcome, tuple) and len(outcome) == 3 else outcome
+                results = _lost(chunk, exc if isinstance(exc, BaseException) else None)
+            fut.release()
+            for index, res in results:
+                if index in pending:  # each unit once, whatever ran twice
+                    pending.discard(index)
+                    yield index, res
+        for index in sorted(pending):  # cannot happen unless the scheduler dropped a task silently
+            yield index, UnitResult(units[index].name, failure=f"{units[index].name}: no result from the cluster")
+    except BaseException:
+        with contextlib.suppress(Exception):
+            cast(Any, client).cancel(futures, force=True)
+        raise
+
+
+def run_units_dask(units: Sequence[Unit], opts: Options, client: Client, *,
+                   roots: Sequence[Root] = ()) -> Iterator[UnitResult]:
+    """Validate `units` on the cluster behind `client`; yields each unit's result as its task
+    completes (completion order, not `units` order), each unit exactly once.
+
+    With `roots` (from `inputs.discover`), the `subagent` pointers of a unit under one of them are
+    resolved here, on the client, against that root's index (`resolve_subagents`: the child is looked
+    up, never fetched); the OM805 findings join the unit's findings (rules in `opts.ignored` left out)
+    and `subagents` is emptied, as `validate_path` does. Without `roots` the pointers are left in the
+    results for the caller to resolve. `Report.merge` each result to get the run's report.
+    """
+    root_of = {r.path: r for r in roots}
+    for index, res in run_indexed_dask(units, opts, client):
+        root = root_of.get(getattr(units[index], "root", ""))
+        if root is not None and res.subagents:
+            res.findings.extend(f for f in resolve_subagents(root, res.subagents) if f.rule not in opts.ignored)
+            res.subagents = []
+        yield res
+
+
+def announce(client: Client, stream: Any = None) -> None:
+    """Print the dashboard link to stderr when the cluster serves one."""
+    link = dashboard_link(client)
+    if link:
+        (stream or sys.stderr).write(f"omnimessage validate: Dask dashboard: {sanitize(link)}\n")
