@@ -3,10 +3,10 @@
 Everything the TypeScript runtime (`typescript/src/`) knows about the schema comes from here,
 one emitter module per file: `types.ts`, `schema.ts`, `validate.ts`, `encode.ts`, `check.ts`,
 `index.ts`, `builders.ts`, `guards.ts` (see each module). The modules `index.ts` re-exports
-import nothing from outside their folder, so `omnimessage generate --target typescript --out
-DIR` gives a project a self-contained module set; `builders.ts` and `guards.ts` sit on the npm
-package's hand-written runtime (`builder-support.ts`, `codec.ts`), as do the scanner,
-`RawJson` and the codec.
+import nothing from outside their folder, but they are not a standalone codec: `builders.ts` and
+`guards.ts` sit on the npm package's hand-written runtime (`builder-support.ts`, `codec.ts`), as
+do the scanner, `RawJson` and the codec itself (decoding, and verbatim values kept as their
+bytes). Every file's header says so.
 """
 
 from __future__ import annotations
@@ -19,6 +19,6 @@ __all__ = ["TARGET", "UnsupportedShape"]
 
 TARGET = Target(
     "typescript",
-    "types, fast and strict validators, canonical encoders, builders and guards for TypeScript",
+    "types, validators, canonical encoders, builders and guards; the codec is the omnimessage npm package (not standalone)",
     (types.render, schema.render, validate.render, encode.render, check.render, index.render, builders.render, guards.render),
 )
