@@ -8,7 +8,13 @@ schema's depth limit, and the scanner keeps its own stack (no recursion).
 
 Memory stays a small multiple of the line: an object at a place where some payload keeps a
 verbatim value (`SKIP_PATHS`) is checked but not built (one `RAW` node holding its span); the
-decoder expands it with `expand` if this payload does not keep a verbatim value there.
+decoder expands it with `expand` if this payload does not keep a verbatim value there. Only
+containers get a `Node`: a scalar is stored as its plain value (a string, a number converted as
+the decoder converts it, True/False/None) in its container's list, so a line of many small
+values costs a pointer per value, not an object each; where a plain scalar starts is found again
+in the text, on a refusal only. The rare scalars the decoder must refuse or allow by place (a
+string or key escaping a lone surrogate, a number beyond the double range) stay `Node`s. Short
+keys and short strings are interned (at most `INTERN_CAP` distinct ones a scan).
 """
 
 from __future__ import annotations
@@ -42,8 +48,11 @@ class ScanError(Exception):
 
 
 class Node:
-    """One JSON value. `value` is, by kind: OBJ a list of members (key, key_start, key_lone, node);
-    ARR a list of nodes; STR the unescaped string; NUM the source spelling; LIT True/False/None;
+    """One JSON container, or a scalar the decoder must look at twice. `start` and `end` are
+    known (else -1) for the outermost value, RAW values and scalars. `value` is, by kind:
+    OBJ the flat list [key, child, key, child, ...] (a key is a str, or a lone STR node when it
+    escapes a lone surrogate); ARR the list of children; a child is a `Node` or a plain scalar
+    (see the module). STR the unescaped string; NUM the source spelling; LIT True/False/None;
     RAW (an object checked but not built) None, or (key, start) of its first member whose value
     is not a string, number or boolean. `lone` marks a string (STR) that escapes a lone surrogate."""
 
@@ -56,13 +65,46 @@ class Node:
         self.value = value
         self.lone = lone
 
-    def member(self, key: str) -> Node | None:
-        """The first member named `key` of an object node."""
+    def member(self, key: str) -> object:
+        """The value of the first member named `key` of an object node (a `Node` or a plain
+        scalar), or `_MISSING`."""
         if self.kind == OBJ:
-            for k, _, _, node in self.value:  # type: ignore[attr-defined]
-                if k == key:
-                    return node  # type: ignore[no-any-return]
-        return None
+            members: list[object] = self.value  # type: ignore[assignment]
+            for j in range(0, len(members), 2):
+                if members[j] == key:
+                    return members[j + 1]
+        return MISSING
+
+
+MISSING: object = object()
+"""What `Node.member` returns for a key the object does not have."""
+
+INTERN_CAP = 4096  # distinct keys and short strings interned by one scan
+INTERN_LEN = 32  # strings longer than this are not interned
+_DOUBLE_LIMIT = 2**1024  # integers at or beyond this round to infinity as IEEE 754 doubles
+_INF = (float("inf"), float("-inf"))
+
+
+def kind_of(value: object) -> int:
+    """The kind of a child: a `Node`'s own, or that of a plain scalar."""
+    if type(value) is Node:
+        return value.kind
+    if type(value) is str:
+        return STR
+    if value is None or type(value) is bool:
+        return LIT
+    return NUM
+
+
+def number(spelling: str) -> int | float | None:
+    """The value of a number as the decoder converts it (an int when written without fraction
+    or exponent and within the double range, else a float); None beyond the double range."""
+    if len(spelling) <= 400 and not any(c in spelling for c in ".eE"):
+        value = int(spelling)
+        if -_DOUBLE_LIMIT < value < _DOUBLE_LIMIT:
+            return value
+    f = float(spelling)
+    return None if f in _INF else f
 
 
 def _unescape(body: str) -> tuple[str, bool]:
@@ -131,6 +173,7 @@ class Scanner:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.interned: dict[str, str] = {}
 
     def document(self) -> Node:
         text = self.text
@@ -159,16 +202,16 @@ class Scanner:
                     if text[i : i + 1] == "}":  # after a comma (an empty object closed when it opened)
                         raise ScanError("invalid_json", "trailing comma in object", i)
                     raise ScanError("invalid_json", "object key expected (a double-quoted string)", i)
-                key, i = self.string(i)
+                key_start = i
+                key, lone, i = self.string(i)
                 i = _WS.match(text, i).end()  # type: ignore[union-attr]
                 if text[i : i + 1] != ":":
                     raise ScanError("invalid_json", "':' expected after object key", i)
-                keys[-1] = (key.value, key.start, key.lone)  # type: ignore[assignment]
+                keys[-1] = (key, key_start, lone)
                 i = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
                 expect_key = False
             # a value at i
             c = text[i : i + 1]
-            node: Node | None = None
             level = len(stack)
             if raw is not None:  # inside a value being skipped: check, build nothing
                 if level == raw_level and raw.value is None:  # a member of the RAW object: a scalar?
@@ -190,7 +233,7 @@ class Scanner:
                         expect_key = c == "{"
                         continue
                 else:
-                    i = self.scalar(i)[1]
+                    i = self.scalar(i, False)[1]
             elif c == "{" or c == "[":
                 if above + level + 1 > MAX_DEPTH:
                     raise ScanError("too_deep", f"nesting deeper than {MAX_DEPTH} levels", i)
@@ -205,13 +248,17 @@ class Scanner:
                     container = Node(RAW, i, -1, None)
                     raw, raw_level = container, level + 1
                 else:
-                    container = Node(OBJ if c == "{" else ARR, i, -1, [])
+                    # Only the outermost container and RAW values keep their span: a position is
+                    # a 32-byte int, and the decoder finds the others in the text when it refuses.
+                    container = Node(OBJ if c == "{" else ARR, -1 if stack else i, -1, [])
                 self.attach(container, stack, keys)
                 if root is None:
                     root = container
                 j = _WS.match(text, i + 1).end()  # type: ignore[union-attr]
                 if text[j : j + 1] == _CLOSE[c]:
-                    container.end = i = j + 1
+                    i = j + 1
+                    if container is raw or not stack:
+                        container.end = i
                     raw = None
                 else:
                     stack.append(container)
@@ -221,10 +268,12 @@ class Scanner:
                     expect_key = c == "{"
                     continue
             else:
-                node, i = self.scalar(i)
-                self.attach(node, stack, keys)
-                if root is None:
-                    root = node
+                value, end = self.scalar(i, True)
+                if stack:
+                    self.attach(value, stack, keys)
+                else:  # the whole text is a scalar
+                    root = value if type(value) is Node else Node(kind_of(value), i, end, value)
+                i = end
             # after a value: close containers, or move to the next member/item
             while True:
                 if not stack:
@@ -252,30 +301,42 @@ class Scanner:
                     stack.pop()
                     keys.pop()
                     if raw is None or top is raw:
-                        top.end = i
+                        if top is raw or not stack:
+                            top.end = i
                         raw = None
                         names.pop()
                     continue
                 what = "',' or '}'" if in_object else "',' or ']'"
                 raise ScanError("invalid_json", f"{what} expected in {'object' if in_object else 'array'}", i)
 
-    def attach(self, node: Node, stack: list[Node], keys: list[tuple[str, int, bool] | None]) -> None:
+    def attach(self, value: object, stack: list[Node], keys: list[tuple[str, int, bool] | None]) -> None:
+        """Append `value` (a `Node` or a plain scalar) to the open container."""
         if not stack:
             return
         parent = stack[-1]
+        members: list[object] = parent.value  # type: ignore[assignment]
         if parent.kind == OBJ:
             key = keys[-1]
             assert key is not None
-            parent.value.append((key[0], key[1], key[2], node))  # type: ignore[attr-defined]
+            members.append(Node(STR, key[1], -1, key[0], True) if key[2] else key[0])
+            members.append(value)
             keys[-1] = None
         else:
-            parent.value.append(node)  # type: ignore[attr-defined]
+            members.append(value)
 
-    def scalar(self, i: int) -> tuple[Node, int]:
+    def scalar(self, i: int, build: bool) -> tuple[object, int]:
+        """The scalar at `i` (its plain value, or a `Node` for a string escaping a lone
+        surrogate or a number beyond the double range; None when not `build`ing) and its end."""
         text = self.text
         c = text[i : i + 1]
         if c == '"':
-            return self.string(i)
+            if not build:
+                m = _STR.match(text, i)
+                if m is None:
+                    raise _string_error(text, i)
+                return None, m.end()
+            s, lone, end = self.string(i)
+            return (Node(STR, i, end, s, True) if lone else s), end
         if c == "-" or "0" <= c <= "9":
             m = _NUM.match(text, i)
             if m is None:
@@ -285,10 +346,14 @@ class Scanner:
             if nxt and (nxt in "0123456789.eE+-" or nxt.isalpha()):
                 what = "leading zero" if text[i:end].lstrip("-") == "0" and nxt.isdigit() else "invalid number"
                 raise ScanError("invalid_json", what, i)
-            return Node(NUM, i, end, text[i:end]), end
+            if not build:
+                return None, end
+            spelling = text[i:end]
+            value = number(spelling)
+            return (Node(NUM, i, end, spelling) if value is None else value), end
         for word, val in (("true", True), ("false", False), ("null", None)):
             if text.startswith(word, i):
-                return Node(LIT, i, i + len(word), val), i + len(word)
+                return val, i + len(word)
         if not c:
             raise ScanError("invalid_json", "unexpected end of line", i)
         for word in ("NaN", "Infinity", "-Infinity"):
@@ -298,15 +363,23 @@ class Scanner:
             raise ScanError("invalid_json", "a value expected", i)
         raise ScanError("invalid_json", f"unexpected character {c!r}", i)
 
-    def string(self, i: int) -> tuple[Node, int]:
+    def string(self, i: int) -> tuple[str, bool, int]:
+        """The string at `i`: its value (short ones interned), whether it escapes a lone
+        surrogate, and its end."""
         m = _STR.match(self.text, i)
         if m is None:
             raise _string_error(self.text, i)
         body = m.group(1)
+        lone = False
         if "\\" in body:
-            s, lone = _unescape(body)
-            return Node(STR, i, m.end(), s, lone), m.end()
-        return Node(STR, i, m.end(), body), m.end()
+            body, lone = _unescape(body)
+        if len(body) <= INTERN_LEN:
+            seen = self.interned.get(body)
+            if seen is not None:
+                body = seen
+            elif len(self.interned) < INTERN_CAP:
+                self.interned[body] = body
+        return body, lone, m.end()
 
 
 def scan(text: str) -> Node:

@@ -14,8 +14,8 @@ Decoding has two paths that must agree (the test-suite checks they do):
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any, Final, cast
+from collections.abc import Callable, Iterator
+from typing import Any, Final, Literal, cast, overload
 
 import msgspec
 
@@ -45,11 +45,13 @@ _LF = 0x0A
 class OpaqueMessage(msgspec.Struct, frozen=True):
     """A well-formed line that strict decoding refused (lenient mode only).
 
-    It re-encodes to exactly its input bytes, so relays and forward-compatible readers can
-    pass through messages of a newer protocol version untouched.
+    It re-encodes to exactly the bytes of its object, from `{` to `}` (schema/README.md section
+    5), so relays and forward-compatible readers can pass through messages of a newer protocol
+    version untouched.
 
     Attributes:
-        raw: the line's bytes, without its line feed.
+        raw: the bytes of the line's object, from its `{` to its `}` (the JSON whitespace
+            around it, a CR before the line feed included, is not part of it).
         error: why strict decoding refused it.
     """
 
@@ -138,12 +140,23 @@ def _encode_slow(msg: Any, payload: Any) -> bytes:
 # ---------------------------------------------------------------------------
 
 
+@overload
+def decode(data: bytes | bytearray | memoryview | str, *, lenient: Literal[False] = False) -> Message: ...
+@overload
+def decode(data: bytes | bytearray | memoryview | str, *, lenient: Literal[True]) -> Message | OpaqueMessage: ...
+@overload
+def decode(data: bytes | bytearray | memoryview | str, *, lenient: bool) -> Message | OpaqueMessage: ...
+
+
 def decode(data: bytes | bytearray | memoryview | str, *, lenient: bool = False) -> Message | OpaqueMessage:
     """Decode one line (one trailing line feed allowed) into a message.
 
     Strict by default: anything the wire contract refuses raises :class:`DecodeError`, and no
     other exception escapes, whatever the input. With `lenient=True`, a well-formed JSON
     object that strict decoding refuses comes back as an :class:`OpaqueMessage`.
+
+    Typed by overloads: strict decoding returns a `Message`; only `lenient=True` (or a `bool`
+    not known statically) adds `OpaqueMessage` to the result type.
     """
     try:
         if type(data) is not bytes:
@@ -288,53 +301,81 @@ def _decode_slow(data: bytes, lenient: bool) -> Message | OpaqueMessage:
         try:
             msg: Message = msgspec.convert(value, Message, strict=True)
         except msgspec.ValidationError as exc:
-            raise _Refusal(_schema_error(str(exc), root, text)) from None
+            raise _Refusal(_schema_error(str(exc), root.start, text)) from None
     except _Refusal as r:
         if lenient:
-            return OpaqueMessage(raw=body, error=r.err)
+            # The opaque message is the object, from its `{` to its `}`: the JSON whitespace
+            # around it (a CR before the LF included) is not part of it (section 5).
+            return OpaqueMessage(raw=body.strip(_JSON_WS), error=r.err)
         raise r.err from None
     return msg
 
 
 _NO_VERBATIM: Final[dict[tuple[str, ...], str]] = {}
+_JSON_WS: Final = b" \t\r\n"
 # Outside verbatim values the schema nests a few levels deep; values deeper than this are
 # still checked (duplicate keys, surrogates, numbers) but handed to msgspec as `[]`, which
 # cannot change where its first schema error is, and keeps its recursion shallow.
 _BUILD_DEPTH: Final = 32
-_DOUBLE_LIMIT: Final = 2**1024  # integers at or beyond this round to infinity as IEEE 754 doubles
 _TOKEN: Final = 5  # in a _Builder frame: the key or index being walked
 
 
 class _Builder:
     """Turns the scanned tree into plain values for `msgspec.convert`, refusing what JSON
-    Schema cannot see (outside verbatim values) and cutting verbatim values as raw bytes."""
+    Schema cannot see (outside verbatim values) and cutting verbatim values as raw bytes.
+
+    The tree is taken apart as it is built (each child is dropped from its container once
+    entered), so the scanned tree and the built values are not both held whole; an array of
+    plain scalars (nothing to check) is handed over as the scanner's own list."""
 
     def __init__(self, text: str, root: _scan.Node) -> None:
         self.text = text
         self.root = root
         env = root.member("type")
         payload = root.member("payload")
-        ptype = payload.member("type") if payload is not None else None
-        env_tag = env.value if env is not None and env.kind == _scan.STR else None
-        p_tag = ptype.value if ptype is not None and ptype.kind == _scan.STR else None
+        ptype = payload.member("type") if type(payload) is _scan.Node else None
+        env_tag = env if type(env) is str else None
+        p_tag = ptype if type(ptype) is str else None
         cls = PAYLOAD_CLASSES.get((env_tag, p_tag))  # type: ignore[arg-type]
         self.verbatim = {path: shape for path, shape in VERBATIM_LOCATIONS.get(cls, ())} if cls else _NO_VERBATIM
         # A streaming partial's fragment field may escape lone surrogates (a pair cut between two
         # deltas); its path from the payload, or None.
         frag = FRAGMENT_OF.get(cls) if cls else None
         self.fragment: tuple[str] | None = (frag[1],) if frag else None
+        self.raws: dict[str, msgspec.Raw] = {}  # short verbatim values, interned as `_scan` does strings
 
     def refuse(
-        self, category: str, detail: str, frames: list[list[Any]], pos: int, last: str | None = None
+        self, category: str, detail: str, frames: list[list[Any]], pos: int | None, last: str | None = None
     ) -> _Refusal:
         """A refusal at the value the walk is at (`frames`), or at its member `last`: the
         pointer is rendered here, only when refusing (a JSON pointer per value costs the
-        depth times the key length: a 100,000-character key over 20,000 items is 2 GB)."""
+        depth times the key length: a 100,000-character key over 20,000 items is 2 GB).
+        `pos` None: at the value the walk is at, found in the text (plain scalars keep no
+        position)."""
+        if pos is None:
+            pos = self.locate(frames, False)
         tokens = [escape_pointer_token(t) if type(t) is str else str(t) for t in (f[_TOKEN] for f in frames)]
         if last is not None:
             tokens.append(escape_pointer_token(last))
         pointer = "".join("/" + t for t in tokens)
         return _Refusal(DecodeError(category, detail, pointer=pointer, offset=_byte_offset(self.text, pos)))
+
+    def locate(self, frames: list[list[Any]], key: bool) -> int:
+        """Where the value the walk is at starts in the text (or its key, with `key`): each
+        frame's container is walked to the member or item being built (refusals only)."""
+        at = self.root.start
+        for n, frame in enumerate(frames):
+            if frame[0].kind == _scan.OBJ:
+                index = frame[1] // 2 - 1
+                for m, (_, key_start, value_start) in enumerate(_members(self.text, at)):
+                    if m == index:
+                        at = key_start if key and n == len(frames) - 1 else value_start
+                        break
+            else:
+                item = _item_start(self.text, at, frame[1] - 1)
+                assert item is not None
+                at = item
+        return at
 
     def build(self) -> Any:
         """Walk the tree in document order (an explicit stack of open containers: no recursion).
@@ -351,33 +392,51 @@ class _Builder:
             if i == len(members):
                 frames.pop()
                 continue
-            frame[1] = i + 1
             if node.kind == _scan.OBJ:  # a member: check its key, then its value
-                key, key_start, key_lone, child = members[i]
+                frame[1] = i + 2
+                key = members[i]
+                if type(key) is not str:  # a STR node: it escapes a lone surrogate
+                    frame[_TOKEN] = key.value
+                    raise self.refuse("lone_surrogate", "object key escapes a lone surrogate", frames, key.start)
                 frame[_TOKEN] = key
-                if key_lone:
-                    raise self.refuse("lone_surrogate", "object key escapes a lone surrogate", frames, key_start)
                 if key in out:
-                    raise self.refuse("duplicate_key", f"duplicate key {clip_repr(key)}", frames, key_start)
+                    raise self.refuse(
+                        "duplicate_key", f"duplicate key {clip_repr(key)}", frames, self.locate(frames, True)
+                    )
                 out[key] = None
                 if rel is None:
                     crel: tuple[str | int, ...] | None = () if len(frames) == 1 and key == "payload" else None
                 else:
                     crel = (*rel, key)
+                child = members[i + 1]
+                members[i + 1] = None  # built from here on: the scanned child is not kept
                 out[key] = self.enter(child, crel, depth + 1, frames)
             else:
+                frame[1] = i + 1
                 frame[_TOKEN] = i
-                v = self.enter(members[i], None if rel is None else (*rel, i), depth + 1, frames)
+                child = members[i]
+                members[i] = None
+                v = self.enter(child, None if rel is None else (*rel, i), depth + 1, frames)
                 if out is not None:
                     out[i] = v
         return value
 
-    def enter(self, node: _scan.Node, rel: tuple[str | int, ...] | None, depth: int, frames: list[list[Any]]) -> Any:
-        """The value of `node` (a container is filled later: its frame is pushed)."""
+    def shape_at(self, rel: tuple[str | int, ...] | None) -> str | None:
+        """The verbatim shape this payload keeps at `rel`, or None."""
+        if rel is None or not self.verbatim:
+            return None
+        return self.verbatim.get(tuple("*" if isinstance(p, int) else p for p in rel))
+
+    def enter(self, child: Any, rel: tuple[str | int, ...] | None, depth: int, frames: list[list[Any]]) -> Any:
+        """The value of `child` (a node or a plain scalar; a container is filled later: its
+        frame is pushed)."""
         if rel is not None and self.verbatim:
-            shape = self.verbatim.get(tuple("*" if isinstance(p, int) else p for p in rel))
+            shape = self.shape_at(rel)
             if shape is not None:
-                return self.verbatim_value(node, frames, shape)
+                return self.verbatim_value(child, frames, shape)
+        if type(child) is not _scan.Node:
+            return child  # a plain scalar: nothing to refuse
+        node: _scan.Node = child
         kind = node.kind
         if kind == _scan.RAW:  # not verbatim in this payload after all: build it
             _scan.expand(self.text, node, len(frames))
@@ -389,25 +448,18 @@ class _Builder:
             frames.append([node, 0, d, rel, depth, None])
             return d if depth <= _BUILD_DEPTH else []
         if kind == _scan.ARR:
-            items: list[Any] | None = [None] * len(node.value) if depth <= _BUILD_DEPTH else None  # type: ignore[arg-type]
+            members: list[Any] = node.value  # type: ignore[assignment]
+            if (rel is None or self.shape_at((*rel, 0)) is None) and not any(type(m) is _scan.Node for m in members):
+                return members if depth <= _BUILD_DEPTH else []  # plain scalars: nothing to refuse
+            items: list[Any] | None = [None] * len(members) if depth <= _BUILD_DEPTH else None
             frames.append([node, 0, items, rel, depth, None])
             return items if items is not None else []
-        if kind == _scan.STR:
-            if node.lone and (self.fragment is None or rel != self.fragment):
+        if kind == _scan.STR:  # one that escapes a lone surrogate
+            if self.fragment is None or rel != self.fragment:
                 raise self.refuse("lone_surrogate", "string escapes a lone surrogate", frames, node.start)
             return node.value
-        if kind == _scan.NUM:
-            return self.number(node, frames)
-        return node.value
-
-    def number(self, node: _scan.Node, frames: list[list[Any]]) -> int | float:
-        spelling: str = node.value  # type: ignore[assignment]
-        if len(spelling) <= 400 and not any(c in spelling for c in ".eE"):
-            value = int(spelling)
-            if -_DOUBLE_LIMIT < value < _DOUBLE_LIMIT:
-                return value
-        f = float(spelling)
-        if f in (float("inf"), float("-inf")):
+        if kind == _scan.NUM:  # one beyond the double range
+            spelling: str = node.value  # type: ignore[assignment]
             raise self.refuse(
                 "invalid_number",
                 f"{spelling[:40]}... is beyond the IEEE 754 double range"
@@ -416,29 +468,42 @@ class _Builder:
                 frames,
                 node.start,
             )
-        return f
+        return node.value
 
-    def verbatim_value(self, node: _scan.Node, frames: list[list[Any]], shape: str) -> msgspec.Raw:
-        if node.kind != _scan.RAW and node.kind != _scan.OBJ:
-            raise self.refuse("wrong_type", "a verbatim value here must be a JSON object", frames, node.start)
+    def verbatim_value(self, child: Any, frames: list[list[Any]], shape: str) -> msgspec.Raw:
+        if type(child) is not _scan.Node or (child.kind != _scan.RAW and child.kind != _scan.OBJ):
+            raise self.refuse("wrong_type", "a verbatim value here must be a JSON object", frames, None)
+        node: _scan.Node = child
+        start, end = node.start, node.end
+        if start < 0:  # an object, not a RAW value: where it is is found in the text
+            start = self.locate(frames, False)
+            end = _value_end(self.text, start)
         if shape == "scalar_map":
-            bad: tuple[str, int] | None
+            bad: tuple[str, int] | None = None
             if node.kind == _scan.RAW:
                 bad = node.value  # type: ignore[assignment]  # (key, start) of the first member that is not a scalar, or None
             else:
-                bad = next(
-                    (
-                        (key, child.start)
-                        for key, _, _, child in node.value  # type: ignore[attr-defined]
-                        if child.kind not in (_scan.STR, _scan.NUM)
-                        and not (child.kind == _scan.LIT and child.value is not None)
-                    ),
-                    None,
-                )
+                members: list[Any] = node.value  # type: ignore[assignment]
+                for j in range(0, len(members), 2):
+                    v = members[j + 1]
+                    k = _scan.kind_of(v)
+                    if k != _scan.STR and k != _scan.NUM and not (k == _scan.LIT and v is not None):
+                        name = members[j] if type(members[j]) is str else members[j].value
+                        at = next(vs for m, (_, _, vs) in enumerate(_members(self.text, start)) if m == j // 2)
+                        bad = (name, at)
+                        break
             if bad is not None:
                 key, at = bad
                 raise self.refuse("wrong_type", "values here must be strings, numbers or booleans", frames, at, key)
-        return msgspec.Raw(self.text[node.start : node.end].encode("utf-8"))
+        span = self.text[start:end]
+        if len(span) > _scan.INTERN_LEN:
+            return msgspec.Raw(span.encode("utf-8"))
+        raw = self.raws.get(span)  # many small verbatim values (`{}`) share one
+        if raw is None:
+            raw = msgspec.Raw(span.encode("utf-8"))
+            if len(self.raws) < _scan.INTERN_CAP:
+                self.raws[span] = raw
+        return raw
 
 
 # --- msgspec validation messages -> categories ----------------------------------
@@ -451,31 +516,100 @@ def _pointer(path: str) -> str:
     return "".join("/" + (m.group(1) or m.group(2)) for m in _PATH_PART.finditer(path[1:]))
 
 
-def _node_at(root: _scan.Node, pointer: str) -> _scan.Node | None:
-    node: _scan.Node | None = root
-    for tok in pointer.split("/")[1:]:
-        if node is None:
+_WS_RUN: Final = re.compile(r"[ \t\n\r]*")
+_CONTAINER_STOP: Final = re.compile(r'["\[\]{}]')
+
+
+def _ws(text: str, i: int) -> int:
+    return _WS_RUN.match(text, i).end()  # type: ignore[union-attr]
+
+
+def _value_end(text: str, i: int) -> int:
+    """The end of the value starting at `i` of a text the scanner accepted."""
+    c = text[i]
+    if c == '"':
+        return _scan._STR.match(text, i).end()  # type: ignore[union-attr]
+    if c == "{" or c == "[":
+        depth, j = 0, i
+        while True:
+            m = _CONTAINER_STOP.search(text, j)
+            assert m is not None
+            ch, j = m.group(), m.end()
+            if ch == '"':
+                j = _scan._STR.match(text, m.start()).end()  # type: ignore[union-attr]
+            elif ch == "{" or ch == "[":
+                depth += 1
+            else:
+                depth -= 1
+                if depth == 0:
+                    return j
+    if c == "-" or "0" <= c <= "9":
+        return _scan._NUM.match(text, i).end()  # type: ignore[union-attr]
+    return i + (5 if c == "f" else 4)
+
+
+def _members(text: str, i: int) -> Iterator[tuple[str, int, int]]:
+    """(key, key start, value start) of each member of the object at `i` (an accepted text)."""
+    j = _ws(text, i + 1)
+    if text[j] == "}":
+        return
+    scanner = _scan.Scanner(text)
+    while True:
+        key, _, end = scanner.string(j)
+        value_start = _ws(text, _ws(text, end) + 1)
+        yield key, j, value_start
+        j = _ws(text, _value_end(text, value_start))
+        if text[j] == "}":
+            return
+        j = _ws(text, j + 1)
+
+
+def _item_start(text: str, i: int, index: int) -> int | None:
+    """The start of item `index` of the array at `i` (an accepted text), or None."""
+    j = _ws(text, i + 1)
+    if text[j] == "]":
+        return None
+    for _ in range(index):
+        j = _ws(text, _value_end(text, j))
+        if text[j] == "]":
             return None
-        if node.kind == _scan.OBJ:
-            node = node.member(tok.replace("~1", "/").replace("~0", "~"))
-        elif node.kind == _scan.ARR and tok.isascii() and tok.isdigit() and int(tok) < len(node.value):  # type: ignore[arg-type]
-            node = node.value[int(tok)]  # type: ignore[index]
+        j = _ws(text, j + 1)
+    return j
+
+
+def _node_at(text: str, start: int, pointer: str) -> int | None:
+    """The start of the value at `pointer` under the value starting at `start`, found in the
+    text (the tree was taken apart while building), or None."""
+    at: int | None = start
+    for tok in pointer.split("/")[1:]:
+        if at is None:
+            return None
+        c = text[at]
+        if c == "{":
+            key = tok.replace("~1", "/").replace("~0", "~")
+            at = next((v for k, _, v in _members(text, at) if k == key), None)
+        elif c == "[" and tok.isascii() and tok.isdigit():
+            at = _item_start(text, at, int(tok))
         else:
             return None
-    return node
+    return at
 
 
 # msgspec.convert names Python types where msgspec.json names JSON ones: speak JSON.
 _JSON_NAMES = (("`list`", "`array`"), ("`dict`", "`object`"), ("`NoneType`", "`null`"))
 
 
-def _schema_error(message: str, root: _scan.Node, text: str) -> DecodeError:
+def _schema_error(message: str, root_start: int, text: str) -> DecodeError:
     for py, js in _JSON_NAMES:
         message = message.replace(py, js)
     m = _PATH.fullmatch(message)
     what, pointer = (m.group(1), _pointer(m.group(2))) if m else (message, "")
-    node = _node_at(root, pointer)
-    offset = None if node is None else _byte_offset(text, node.start)
+    at = _node_at(text, root_start, pointer)
+    offset = None if at is None else _byte_offset(text, at)
+    first = "" if at is None else text[at]
+    string: str | None = _scan.Scanner(text).string(at)[0] if at is not None and first == '"' else None
+    numeric = at is not None and (first == "-" or "0" <= first <= "9")
+    spelling: str | None = text[at : _value_end(text, at)] if at is not None and numeric else None
     if what.startswith("Object missing required field `"):
         field = what[len("Object missing required field `") : -1]
         return DecodeError(
@@ -485,14 +619,14 @@ def _schema_error(message: str, root: _scan.Node, text: str) -> DecodeError:
         field = what[len("Object contains unknown field `") : -1]
         ptr = f"{pointer}/{escape_pointer_token(field)}"
         off = offset
-        if node is not None and node.kind == _scan.OBJ:
-            for k, k_start, _, _ in node.value:  # type: ignore[attr-defined]
+        if at is not None and first == "{":
+            for k, k_start, _ in _members(text, at):
                 if k == field:
                     off = _byte_offset(text, k_start)
                     break
         return DecodeError("unexpected_field", f"key {clip_repr(field)} is not defined here", pointer=ptr, offset=off)
     # msgspec quotes the whole value: quote it ourselves, cut (a 100 MB value makes a short detail)
-    shown = clip_repr(node.value) if node is not None and node.kind == _scan.STR else None  # type: ignore[arg-type]
+    shown = clip_repr(string) if string is not None else None
     if what.startswith("Invalid value ") and pointer.endswith("/type"):
         return DecodeError(
             "unknown_type", f"unknown type {shown or what[len('Invalid value ') :]}", pointer=pointer, offset=offset
@@ -504,16 +638,16 @@ def _schema_error(message: str, root: _scan.Node, text: str) -> DecodeError:
             pointer=pointer,
             offset=offset,
         )
-    if what.startswith("Expected `int`, got `float`") and node is not None and node.kind == _scan.NUM:
-        if float(node.value).is_integer():  # type: ignore[arg-type]
+    if what.startswith("Expected `int`, got `float`") and spelling is not None:
+        if float(spelling).is_integer():
             return DecodeError(
                 "invalid_number",
-                f"integer written as {clip_repr(node.value)}: integers take no fraction or exponent",  # type: ignore[arg-type]
+                f"integer written as {clip_repr(spelling)}: integers take no fraction or exponent",
                 pointer=pointer,
                 offset=offset,
             )
         return DecodeError(
-            "wrong_type", f"expected an integer, got {clip_repr(node.value)}", pointer=pointer, offset=offset  # type: ignore[arg-type]
+            "wrong_type", f"expected an integer, got {clip_repr(spelling)}", pointer=pointer, offset=offset
         )
     if what.startswith("Expected `") and ", got `" in what:
         return DecodeError("wrong_type", what[0].lower() + what[1:], pointer=pointer, offset=offset)

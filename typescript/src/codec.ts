@@ -7,10 +7,15 @@
  *   input (a writer that compares instead of writing). When the canonical form is the input
  *   itself, the line was canonical, which also proves it had no duplicate keys and no
  *   non-canonical spelling; verbatim values are cut from the input as they are met.
- * - slow (anything else: non-canonical, invalid): the strict scanner (`scan.ts`) builds a
- *   position-aware tree, a lexical pass refuses what JSON Schema cannot see (outside verbatim
- *   values only), then the generated strict validators (`check.ts`) check the schema. Errors
- *   carry the Python binding's category, JSON pointer, byte offset and detail.
+ * - plain (valid but not canonical, and every line over 1 MiB): `scanPlain` (`scan.ts`) reads
+ *   the line into the plain values JSON.parse would make, verbatim objects checked and kept as
+ *   spans, giving up on anything the strict path must judge (a duplicate key, a lone surrogate
+ *   escape, a number other than a short integer, any error); the fast validators then check it.
+ *   No node per value: memory stays a small multiple of the line.
+ * - slow (anything else: invalid, or what the plain reader gave up on): the strict scanner
+ *   (`scan.ts`) builds a position-aware tree, a lexical pass refuses what JSON Schema cannot
+ *   see (outside verbatim values only), then the generated strict validators (`check.ts`) check
+ *   the schema. Errors carry the Python binding's category, JSON pointer, byte offset and detail.
  *
  * @module
  */
@@ -21,18 +26,19 @@ import { FRAGMENT_OF, PAYLOAD_STRUCTS, VERBATIM_LOCATIONS, type VerbatimShape } 
 import type { OmniMessage } from "./generated/types.js";
 import { isValidMessage } from "./generated/validate.js";
 import { DecodeError } from "./errors.js";
-import { trustedRawJson } from "./raw.js";
-import { Node, RAW, ScanError, expand, objectEnd, scan } from "./scan.js";
+import { RawJson, trustedRawJson } from "./raw.js";
+import { Node, RAW, ScanError, expand, objectEnd, scan, scanPlain } from "./scan.js";
 import { byteOffset, decodeUtf8, loneSurrogateIndex, utf8Error } from "./utf8.js";
 
 /**
  * A well-formed line that strict decoding refused (lenient mode only). It re-encodes to
- * exactly its input, so relays and forward-compatible readers pass messages of a newer
- * protocol version through untouched.
+ * exactly the bytes of its object, from `{` to `}` (schema/README.md section 5), so relays and
+ * forward-compatible readers pass messages of a newer protocol version through untouched.
  */
 export class OpaqueMessage {
   /**
-   * @param raw - the line, without its line feed.
+   * @param raw - the line's object, from its `{` to its `}` (the JSON whitespace around it, a CR
+   *   before the line feed included, is not part of it).
    * @param error - why strict decoding refused it.
    */
   constructor(
@@ -100,7 +106,7 @@ export function canonicalize(line: string | Uint8Array, options?: DecodeOptions)
 /**
  * The canonical text of a message (no line feed): keys in schema order, optional keys only
  * when set, strings and numbers as `JSON.stringify` writes them, verbatim values copied as
- * their exact text. An {@link OpaqueMessage} encodes to its original line.
+ * their exact text. An {@link OpaqueMessage} encodes to its original object.
  *
  * The message is not validated (see `isValidMessage`); a value of the wrong JavaScript type
  * throws a `TypeError` naming the field.
@@ -292,15 +298,16 @@ function decodeText(text: string, lenient: boolean, retain: boolean): OmniMessag
   let end = text.length;
   if (end > 0 && text.charCodeAt(end - 1) === 10) end--;
   // Anything but an object goes straight to the strict scanner, which decides exactly: a
-  // JSON.parse that throws costs more than the scan (empty lines, binary junk). So does a long
-  // line: JSON.parse builds every value of verbatim objects too (13x the line for a long array
-  // of zeros), the scanner only checks them.
-  if (!startsWithObject(text) || text.length > FAST_PATH_MAX) return decodeSlow(text, end, lenient);
+  // JSON.parse that throws costs more than the scan (empty lines, binary junk). A long line
+  // skips JSON.parse, which builds every value of verbatim objects too (13x the line for a long
+  // array of zeros): the plain reader only checks them.
+  if (!startsWithObject(text)) return decodeSlow(text, lenient);
+  if (text.length > FAST_PATH_MAX) return decodePlain(text) ?? decodeSlow(text, lenient);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return decodeSlow(text, end, lenient);
+    return decodeSlow(text, lenient);
   }
   if (isValidMessage(value, isPlainObject)) {
     const w = new Verifier(text);
@@ -312,15 +319,48 @@ function decodeText(text: string, lenient: boolean, retain: boolean): OmniMessag
       }
       return value;
     }
+    // Valid but not canonical (a space, an escape, another key order): most likely valid,
+    // and then read without a node per value.
+    value = undefined;
+    return decodePlain(text) ?? decodeSlow(text, lenient);
   }
-  return decodeSlow(text, end, lenient);
+  return decodeSlow(text, lenient);
+}
+
+/** A verbatim value read by {@link scanPlain} (the only kind it makes). */
+function isRawJson(v: unknown): boolean {
+  return v instanceof RawJson;
+}
+
+/**
+ * A valid line, read without a node per value: {@link scanPlain} builds the plain values
+ * (or gives up on anything the strict path must judge), then the fast validators check them.
+ * Null when the strict path must decide: what this accepts, the strict path accepts too, and
+ * builds the same message of (the same values, verbatim values cut from the same spans).
+ */
+function decodePlain(text: string): OmniMessage | null {
+  const read = scanPlain(text, (start, end) => trustedRawJson(text.slice(start, end)));
+  if (read === null) return null;
+  const root = read.value;
+  const env = root["type"];
+  if (typeof env !== "string") return null;
+  const payload = root["payload"];
+  const ptype = isPlainObject(payload) ? (payload as Record<string, unknown>)["type"] : undefined;
+  const table = VERBATIM_LOCATIONS.get(env)?.get(typeof ptype === "string" ? ptype : "");
+  // Each object kept as a span must sit at a verbatim place of this message (and a scalar map's
+  // members must be scalars); the validators then see a RawJson at every verbatim place.
+  for (const [key, notScalar] of read.verbatim) {
+    const shape = table?.get(key);
+    if (shape === undefined || (notScalar && shape === "scalar_map")) return null;
+  }
+  return isValidMessage(root, isRawJson) ? root : null;
 }
 
 // ---------------------------------------------------------------------------
 // slow path
 // ---------------------------------------------------------------------------
 
-function decodeSlow(text: string, end: number, lenient: boolean): OmniMessage | OpaqueMessage {
+function decodeSlow(text: string, lenient: boolean): OmniMessage | OpaqueMessage {
   let root: Node;
   try {
     root = scan(text);
@@ -333,7 +373,9 @@ function decodeSlow(text: string, end: number, lenient: boolean): OmniMessage | 
   const problem = new Lexical(text, verbatim, fragmentField(root)).walk(root, "", null) ?? checkMessage(root);
   if (problem !== null) {
     const err = new DecodeError(problem.category, problem.detail, problem.pointer, byteOffset(text, problem.at));
-    if (lenient) return new OpaqueMessage(text.slice(0, end), err);
+    // The opaque message is the object, from its `{` to its `}`: the JSON whitespace around it
+    // (a CR before the LF included) is not part of it (schema/README.md section 5).
+    if (lenient) return new OpaqueMessage(text.slice(root.start, root.end), err);
     throw err;
   }
   return build(root, text, verbatim, null, true) as OmniMessage;
@@ -407,7 +449,7 @@ class Lexical {
           const key = keys[i] as string;
           const ptr = pointer + "/" + escapePointerToken(key);
           const at = (node.keyStarts as number[])[i] as number;
-          if ((node.keyLone as boolean[])[i]) return problem("lone_surrogate", "object key escapes a lone surrogate", ptr, at);
+          if (node.keyLone !== null && node.keyLone[i] === true) return problem("lone_surrogate", "object key escapes a lone surrogate", ptr, at);
           if (seen.has(key)) return problem("duplicate_key", `duplicate key ${pyRepr(key)}`, ptr, at);
           seen.add(key);
           const crel = rel === null ? (pointer === "" && key === "payload" ? [] : null) : [...rel, key];
@@ -418,8 +460,14 @@ class Lexical {
       }
       case ARR: {
         const items = node.items as Node[];
+        // A string that escapes no lone surrogate, or a literal, has nothing to refuse unless a
+        // verbatim value sits at the items' place: skip it without a pointer or a path (a line
+        // of a million short strings would allocate both a million times).
+        const plainOk = verbatimAt(this.verbatim, rel === null ? null : [...rel, "0"]) === undefined;
         for (let i = 0; i < items.length; i++) {
-          const r = this.walk(items[i] as Node, pointer + "/" + i, rel === null ? null : [...rel, String(i)]);
+          const c = items[i] as Node;
+          if (plainOk && ((c.kind === STR && !c.lone) || c.kind === LIT)) continue;
+          const r = this.walk(c, pointer + "/" + i, rel === null ? null : [...rel, String(i)]);
           if (r !== null) return r;
         }
         return null;
@@ -480,8 +528,16 @@ function build(node: Node, text: string, verbatim: VerbatimTable, rel: string[] 
       }
       return out;
     }
-    case ARR:
-      return (node.items as Node[]).map((c, i) => build(c, text, verbatim, rel === null ? null : [...rel, String(i)]));
+    case ARR: {
+      // Strings and literals are their values (a verbatim place holding one was refused).
+      const items = node.items as Node[];
+      const out = new Array<unknown>(items.length);
+      for (let i = 0; i < items.length; i++) {
+        const c = items[i] as Node;
+        out[i] = c.kind === STR || c.kind === LIT ? c.value : build(c, text, verbatim, rel === null ? null : [...rel, String(i)]);
+      }
+      return out;
+    }
     case NUM: {
       const n = Number(node.value as string);
       return n === 0 ? 0 : n;

@@ -12,6 +12,10 @@
  * verbatim value (`SKIP_PATHS`) is checked but not built (one {@link RAW} node holding its span);
  * the decoder expands it with {@link expand} if this payload keeps no verbatim value there.
  *
+ * `scanPlain` reads a line the same way into plain values (what JSON.parse makes: no node per
+ * value), for the decoder's valid lines; it gives up, and the decoder scans, on anything the
+ * tree must decide.
+ *
  * @module
  */
 
@@ -60,6 +64,55 @@ export class Node implements JsonNode {
   ) {}
 }
 
+/**
+ * A string, number or literal. It stores only its span and value: `kind`, `lone` and the
+ * container fields (null) are on its class's prototype, so a line of many small values costs
+ * one small object per value (48 bytes, not the 96 of a {@link Node}). Typed as a `Node`.
+ */
+class Leaf {
+  constructor(
+    readonly start: number,
+    readonly end: number,
+    readonly value: string | boolean | null,
+  ) {}
+}
+class StrLeaf extends Leaf {}
+class LoneStrLeaf extends Leaf {}
+class NumLeaf extends Leaf {}
+class LitLeaf extends Leaf {}
+for (const [cls, kind, lone] of [
+  [StrLeaf, STR, false],
+  [LoneStrLeaf, STR, true],
+  [NumLeaf, NUM, false],
+  [LitLeaf, LIT, false],
+] as const) {
+  for (const [name, value] of [
+    ["kind", kind],
+    ["lone", lone],
+    ["keys", null],
+    ["keyStarts", null],
+    ["keyLone", null],
+    ["items", null],
+  ] as const) {
+    Object.defineProperty(cls.prototype, name, { value, writable: false, enumerable: false, configurable: false });
+  }
+}
+
+function leaf(cls: typeof Leaf, start: number, end: number, value: string | boolean | null): Node {
+  return new cls(start, end, value) as unknown as Node;
+}
+
+/** Distinct short keys interned by one scan (a key is a new string per member otherwise). */
+const INTERN_CAP = 4096;
+/** Keys and shared leaves longer than this (UTF-16 code units) are not interned. */
+const INTERN_LEN = 32;
+/**
+ * Distinct short strings and literals whose leaf one array shares between its items. Sharing
+ * is exact for every check: items of one array have one schema, each is checked alone, and the
+ * first refused wins, so a refused shared leaf is refused at its first item, whose start it keeps.
+ */
+const SHARED_PER_ARRAY = 256;
+
 const ESCAPES: Record<number, string> = { 34: '"', 92: "\\", 47: "/", 98: "\b", 102: "\f", 110: "\n", 114: "\r", 116: "\t" };
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
 const LETTER = /\p{L}/u;
@@ -97,6 +150,7 @@ class Scanner {
   /** The depth of the RAW object being skipped, or 0. */
   private rawDepth = 0;
   private bad: [string, number] | null = null;
+  private readonly interned = new Map<string, string>();
 
   constructor(
     readonly text: string,
@@ -114,18 +168,21 @@ class Scanner {
   /** The member value at `i`, under `key`: a RAW node if it is an object at a verbatim place. */
   private child(i: number, depth: number, key: string): Node {
     if (this.rawDepth !== 0) return this.value(i, depth);
-    if (this.text.charCodeAt(i) === 123 && this.skipAt(key)) {
-      this.rawDepth = depth;
-      this.bad = null;
-      const node = this.object(i, depth);
-      this.rawDepth = 0;
-      const bad = this.bad as [string, number] | null;
-      return new Node(RAW, node.start, node.end, null, bad === null ? null : [bad[0]], bad === null ? null : [bad[1]], null, null, false);
-    }
+    if (this.text.charCodeAt(i) === 123 && this.skipAt(key)) return this.raw(i, depth);
     this.path.push(key);
     const node = this.value(i, depth);
     this.path.pop();
     return node;
+  }
+
+  /** Check the object at `i` without building it: a RAW node holding its span (and its first non-scalar member). */
+  raw(i: number, depth: number): Node {
+    this.rawDepth = depth;
+    this.bad = null;
+    const node = this.object(i, depth);
+    this.rawDepth = 0;
+    const bad = this.bad as [string, number] | null;
+    return new Node(RAW, node.start, node.end, null, bad === null ? null : [bad[0]], bad === null ? null : [bad[1]], null, null, false);
   }
 
   ws(i: number): number {
@@ -152,9 +209,9 @@ class Scanner {
     if (c === 91) return this.array(i, depth);
     if (c === 34) return this.string(i);
     if (c === 45 || (c >= 48 && c <= 57)) return this.number(i);
-    if (t.startsWith("true", i)) return new Node(LIT, i, i + 4, true, null, null, null, null, false);
-    if (t.startsWith("false", i)) return new Node(LIT, i, i + 5, false, null, null, null, null, false);
-    if (t.startsWith("null", i)) return new Node(LIT, i, i + 4, null, null, null, null, null, false);
+    if (t.startsWith("true", i)) return leaf(LitLeaf, i, i + 4, true);
+    if (t.startsWith("false", i)) return leaf(LitLeaf, i, i + 5, false);
+    if (t.startsWith("null", i)) return leaf(LitLeaf, i, i + 4, null);
     if (i >= t.length) throw new ScanError("invalid_json", "unexpected end of line", i);
     for (const word of ["NaN", "Infinity"]) {
       if (t.startsWith(word, i)) throw new ScanError("invalid_json", `${word} is not JSON`, i);
@@ -178,7 +235,7 @@ class Scanner {
         throw new ScanError("invalid_json", zero && isDigit ? "leading zero" : "invalid number", i);
       }
     }
-    return new Node(NUM, i, end, m[0], null, null, null, null, false);
+    return leaf(NumLeaf, i, end, m[0]);
   }
 
   // The next quote, backslash and raw control character at or after the scan position (the
@@ -188,6 +245,16 @@ class Scanner {
   private control = -1;
 
   string(i: number): Node {
+    const value = this.str(i);
+    return leaf(this.strLone ? LoneStrLeaf : StrLeaf, i, this.strEnd, value);
+  }
+
+  /** Where the string read last by {@link str} ends, and whether it escapes a lone surrogate. */
+  strEnd = 0;
+  strLone = false;
+
+  /** The value of the string token at `i` (its end and loneness in {@link strEnd}, {@link strLone}). */
+  str(i: number): string {
     const t = this.text;
     const n = t.length;
     let j = i + 1;
@@ -202,7 +269,9 @@ class Scanner {
       if (c < j) c = this.control = nextControl(t, j);
       if (q < b && q < c) {
         const value = out + t.slice(j, q);
-        return new Node(STR, i, q + 1, value, null, null, null, null, surrogate && !value.isWellFormed());
+        this.strLone = surrogate && !value.isWellFormed();
+        this.strEnd = q + 1;
+        return value;
       }
       if (c < b) {
         if (c === n) throw new ScanError("invalid_json", "unterminated string", i);
@@ -238,7 +307,7 @@ class Scanner {
     const t = this.text;
     const keys: string[] = [];
     const keyStarts: number[] = [];
-    const keyLone: boolean[] = [];
+    let keyLone: boolean[] | null = null; // only once a key escapes a lone surrogate
     const items: Node[] = [];
     let i = this.ws(start + 1);
     if (t.charCodeAt(i) === 125) return new Node(OBJ, start, i + 1, null, keys, keyStarts, keyLone, items, false);
@@ -259,9 +328,16 @@ class Scanner {
       }
       const val = this.child(i, depth + 1, key.value as string);
       if (this.rawDepth === 0) {
-        keys.push(key.value as string);
+        let name = key.value as string;
+        if (name.length <= INTERN_LEN) {
+          const seen = this.interned.get(name);
+          if (seen !== undefined) name = seen;
+          else if (this.interned.size < INTERN_CAP) this.interned.set(name, name);
+        }
+        if (key.lone && keyLone === null) keyLone = keys.map(() => false);
+        keys.push(name);
         keyStarts.push(key.start);
-        keyLone.push(key.lone);
+        if (keyLone !== null) keyLone.push(key.lone);
         items.push(val);
       }
       i = this.ws(val.end);
@@ -279,12 +355,24 @@ class Scanner {
     if (depth > MAX_DEPTH) throw new ScanError("too_deep", `nesting deeper than ${MAX_DEPTH} levels`, start);
     const t = this.text;
     const items: Node[] = [];
+    let shared: Map<string | boolean | null, Node> | null = null;
     let i = this.ws(start + 1);
     if (t.charCodeAt(i) === 93) return new Node(ARR, start, i + 1, null, null, null, null, items, false);
     for (;;) {
       if (t.charCodeAt(i) === 93) throw new ScanError("invalid_json", "trailing comma in array", i);
       const val = this.child(i, depth + 1, "*");
-      if (this.rawDepth === 0) items.push(val);
+      if (this.rawDepth === 0) {
+        const v = val.value;
+        if ((val instanceof StrLeaf && (v as string).length <= INTERN_LEN) || val instanceof LitLeaf) {
+          shared ??= new Map();
+          const same = shared.get(v);
+          if (same !== undefined) items.push(same);
+          else {
+            if (shared.size < SHARED_PER_ARRAY) shared.set(v, val);
+            items.push(val);
+          }
+        } else items.push(val);
+      }
       i = this.ws(val.end);
       const c = t.charCodeAt(i);
       if (c === 44) {
@@ -353,4 +441,194 @@ export function objectEnd(text: string, pos: number, depth: number, scalarMap: b
     }
   }
   return -1;
+}
+
+/** Thrown inside {@link scanPlain} when it leaves the line to the strict scanner. */
+const GIVE_UP: unique symbol = Symbol("omnimessage.scanPlain.giveUp");
+
+/** Number spellings {@link scanPlain} reads: integers a double holds exactly (anything else is the strict scanner's). */
+const PLAIN_INTEGER = /^-?[0-9]{1,15}$/;
+
+/** Items of a long array are collected in chunks of this many (see PlainReader.array). */
+const CHUNK = 65536;
+
+/** What {@link scanPlain} read. */
+export interface PlainScan {
+  /** The line's object, as plain JavaScript values; objects at `SKIP_PATHS` are what its `raw` made of their spans. */
+  readonly value: Record<string, unknown>;
+  /**
+   * Each `SKIP_PATHS` entry (`/`-joined from the payload, `*` for array items) where an object was
+   * kept as a span, with whether some member value of one of them is an object, an array or null.
+   */
+  readonly verbatim: ReadonlyMap<string, boolean>;
+}
+
+/** The reader of {@link scanPlain}: a {@link Scanner} for tokens, values built as JSON.parse builds them. */
+class PlainReader {
+  private readonly s: Scanner;
+  private readonly path: string[] = [];
+  private readonly interned = new Map<string, string>();
+  readonly verbatim = new Map<string, boolean>();
+  /** Where the value read last ends. */
+  private end = 0;
+
+  constructor(
+    readonly text: string,
+    private readonly raw: (start: number, end: number) => unknown,
+  ) {
+    this.s = new Scanner(text, true);
+  }
+
+  document(): Record<string, unknown> {
+    const t = this.text;
+    const i = this.s.ws(0);
+    if (t.charCodeAt(i) !== 123) throw GIVE_UP;
+    const v = this.object(i, 1);
+    if (this.s.ws(this.end) !== t.length) throw GIVE_UP;
+    return v;
+  }
+
+  /** The `SKIP_PATHS` entry of key `key` of the container at the end of `path`, or null. */
+  private skipKey(key: string): string | null {
+    const path = this.path;
+    if (path.length === 0 || path.length > SKIP_LEVELS || path[0] !== "payload") return null;
+    const k = path.length === 1 ? key : path.slice(1).join("/") + "/" + key;
+    return SKIP_PATHS.has(k) ? k : null;
+  }
+
+  /** The value at `i` under `key` (`*` for array items) at depth `depth`. */
+  private member(i: number, depth: number, key: string): unknown {
+    if (this.text.charCodeAt(i) === 123) {
+      const skip = this.skipKey(key);
+      if (skip !== null) {
+        const node = this.s.raw(i, depth);
+        this.verbatim.set(skip, this.verbatim.get(skip) === true || node.keys !== null);
+        this.end = node.end;
+        return this.raw(node.start, node.end);
+      }
+    }
+    this.path.push(key);
+    const v = this.value(i, depth);
+    this.path.pop();
+    return v;
+  }
+
+  private value(i: number, depth: number): unknown {
+    const t = this.text;
+    const c = t.charCodeAt(i);
+    if (c === 123) return this.object(i, depth);
+    if (c === 91) return this.array(i, depth);
+    if (c === 34) return this.string(i);
+    if (t.startsWith("true", i)) {
+      this.end = i + 4;
+      return true;
+    }
+    if (t.startsWith("false", i)) {
+      this.end = i + 5;
+      return false;
+    }
+    if (t.startsWith("null", i)) {
+      this.end = i + 4;
+      return null;
+    }
+    const n = this.s.number(i);
+    const spelling = n.value as string;
+    if (!PLAIN_INTEGER.test(spelling)) throw GIVE_UP;
+    this.end = n.end;
+    const v = Number(spelling);
+    return v === 0 ? 0 : v;
+  }
+
+  private string(i: number): string {
+    let v = this.s.str(i);
+    if (this.s.strLone) throw GIVE_UP;
+    this.end = this.s.strEnd;
+    if (v.length <= INTERN_LEN) {
+      const seen = this.interned.get(v);
+      if (seen !== undefined) v = seen;
+      else if (this.interned.size < INTERN_CAP) this.interned.set(v, v);
+    }
+    return v;
+  }
+
+  private object(start: number, depth: number): Record<string, unknown> {
+    if (depth > MAX_DEPTH) throw GIVE_UP;
+    const t = this.text;
+    const out: Record<string, unknown> = {};
+    let i = this.s.ws(start + 1);
+    if (t.charCodeAt(i) === 125) {
+      this.end = i + 1;
+      return out;
+    }
+    for (;;) {
+      if (t.charCodeAt(i) !== 34) throw GIVE_UP;
+      const key = this.string(i);
+      // A duplicate is refused, and `__proto__` would set the prototype: the strict scanner decides.
+      if (key === "__proto__" || Object.hasOwn(out, key)) throw GIVE_UP;
+      i = this.s.ws(this.end);
+      if (t.charCodeAt(i) !== 58) throw GIVE_UP;
+      out[key] = this.member(this.s.ws(i + 1), depth + 1, key);
+      i = this.s.ws(this.end);
+      const c = t.charCodeAt(i);
+      if (c === 44) {
+        i = this.s.ws(i + 1);
+        continue;
+      }
+      if (c !== 125) throw GIVE_UP;
+      this.end = i + 1;
+      return out;
+    }
+  }
+
+  private array(start: number, depth: number): unknown[] {
+    if (depth > MAX_DEPTH) throw GIVE_UP;
+    const t = this.text;
+    const out: unknown[] = [];
+    let i = this.s.ws(start + 1);
+    if (t.charCodeAt(i) === 93) {
+      this.end = i + 1;
+      return out;
+    }
+    // Items go in chunks of CHUNK, joined once at the end: a growing array would leave the
+    // discarded copies of its store (half again the final one, and more) to the collector.
+    let chunks: unknown[][] | null = null;
+    let chunk = out;
+    for (;;) {
+      if (t.charCodeAt(i) === 93) throw GIVE_UP;
+      if (chunk.length === CHUNK) {
+        chunks ??= [out];
+        chunks.push((chunk = []));
+      }
+      chunk.push(this.member(i, depth + 1, "*"));
+      i = this.s.ws(this.end);
+      const c = t.charCodeAt(i);
+      if (c === 44) {
+        i = this.s.ws(i + 1);
+        continue;
+      }
+      if (c !== 93) throw GIVE_UP;
+      this.end = i + 1;
+      return chunks === null ? out : out.concat(...chunks.slice(1));
+    }
+  }
+}
+
+/**
+ * Read a line that holds one JSON object as the plain values `JSON.parse` would make of it
+ * (small: no node per value), or null when the line holds anything the strict path must judge
+ * or refuse: a grammar or depth error, a duplicate key, a lone surrogate escape, a number that
+ * is not an integer of at most 15 digits, a `__proto__` key. Objects at `SKIP_PATHS` are
+ * checked, not built: each becomes `raw(start, end)` of its span.
+ *
+ * What it gives back equals what the strict path builds for the same line, once the caller
+ * has checked the spans sit at this message's verbatim places and the schema accepts it.
+ */
+export function scanPlain(text: string, raw: (start: number, end: number) => unknown): PlainScan | null {
+  const reader = new PlainReader(text, raw);
+  try {
+    return { value: reader.document(), verbatim: reader.verbatim };
+  } catch (e) {
+    if (e === GIVE_UP || e instanceof ScanError) return null;
+    throw e;
+  }
 }

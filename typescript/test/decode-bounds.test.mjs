@@ -20,18 +20,35 @@ const RSS_SLACK = 16 * MIB;
 const LINEAR_FACTOR = 30; // 10x the line may take at most this many times as long (measured: about 10x)
 const INDEX = new URL("../dist/index.js", import.meta.url).href;
 
+// The worst schema-valid lines of many small values outside verbatim values (the Python
+// binding's bounds test has the same list): `head`, then `item` repeated (comma-separated) to
+// the size asked, then `tail`; the space after "payload": makes the line non-canonical, so that
+// the slow path decides it. Peak over the line at 4 MB, see the report in test_decode_bounds.py.
+export const SHAPES = {
+  fidelity: ['{"timestamp":"2026-07-18T03:10:22.531Z","type":"model_msg","payload": {"type":"text","role":"user","text":"hi","fidelity":{"a":[', "0", "]}}}"],
+  servers_empty: ['{"timestamp":"2026-07-18T03:10:22.531Z","type":"event_msg","payload": {"type":"mcp_connect_begin","servers":[', '""', "]}}"],
+  servers_names: ['{"timestamp":"2026-07-18T03:10:22.531Z","type":"event_msg","payload": {"type":"mcp_connect_begin","servers":[', '"github"', "]}}"],
+  origin: ['{"timestamp":"2026-07-18T03:10:22.531Z","type":"model_msg","payload": {"type":"text","role":"user","text":"hi"},"origin":[', '"session-2026-07-18-03-11-02-9f8e7d6c"', "]}"],
+  images: ['{"timestamp":"2026-07-18T03:10:22.531Z","type":"model_msg","payload": {"type":"tool_call_output","role":"user","output":"","images":[', '""', '],"tool_call_id":"c"}}'],
+  results: ['{"timestamp":"2026-07-18T03:10:22.531Z","type":"event_msg","payload": {"type":"mcp_connect_end","status":"completed","results":[', '{"server":"a","transport":"stdio","status":"completed","duration_ms":1}', "]}}"],
+  tools: ['{"timestamp":"2026-07-18T03:10:22.531Z","type":"event_msg","payload": {"type":"tool_list_ready","tools":[', '{"name":"a","description":""}', "]}}"],
+  tools_params: ['{"timestamp":"2026-07-18T03:10:22.531Z","type":"event_msg","payload": {"type":"tool_list_ready","tools":[', '{"name":"a","description":"","parameters":{}}', "]}}"],
+};
+
 const WORKER = `
 import { readFileSync, writeFileSync } from "node:fs";
 const { decode, DecodeError } = await import(${JSON.stringify(INDEX)});
-const [shape, size] = [process.argv[1], Number(process.argv[2])];
+const [shape, size, canonical] = [process.argv[1], Number(process.argv[2]), process.argv[3] === "canonical"];
+const [head, item, tail] = JSON.parse(process.argv[4] ?? "[]");
 const status = (key) => Number(new RegExp(key + ":\\\\s+(\\\\d+)").exec(readFileSync("/proc/self/status", "utf8"))[1]) * 1024;
 let line;
 if (shape === "key_items") {
   line = '{"timestamp":"2026-07-18T03:10:22.531Z","type":"model_msg","payload":{"type":"text","role":"user","text":"hi","' +
     "k".repeat(100000) + '":[' + Array(20000).fill("0").join(",") + "]}}";
 } else {
-  const head = '{"timestamp":"2026-07-18T03:10:22.531Z","type":"model_msg","payload": {"type":"text","role":"user","text":"hi","fidelity":{"a":[';
-  line = head + "0,".repeat(Math.floor((size - head.length - 5) / 2)) + "0]}}}";
+  const n = Math.max(1, Math.floor((size - head.length - tail.length) / (item.length + 1)));
+  line = head + (item + ",").repeat(n - 1) + item + tail;
+  if (canonical) line = line.replace('"payload": ', '"payload":');
 }
 line = Buffer.from(line);
 globalThis.gc();
@@ -49,8 +66,9 @@ const seconds = (performance.now() - t) / 1000;
 console.log(JSON.stringify({ line: line.length, peak: status("VmHWM") - base, seconds, outcome }));
 `;
 
-function measure(shape, size, heapMib) {
-  const r = spawnSync(process.execPath, [`--max-old-space-size=${heapMib}`, "--expose-gc", "--input-type=module", "-e", WORKER, shape, String(size)], {
+export function measure(shape, size, heapMib, canonical = false) {
+  const args = [shape, String(size), canonical ? "canonical" : "slow", JSON.stringify(SHAPES[shape] ?? [])];
+  const r = spawnSync(process.execPath, [`--max-old-space-size=${heapMib}`, "--expose-gc", "--input-type=module", "-e", WORKER, ...args], {
     encoding: "utf8",
     timeout: 600_000,
     cwd: fileURLToPath(new URL("..", import.meta.url)),
@@ -59,8 +77,8 @@ function measure(shape, size, heapMib) {
   return JSON.parse(r.stdout);
 }
 
-function within(r) {
-  const bound = RSS_FACTOR * r.line + RSS_SLACK;
+function within(r, factor = RSS_FACTOR) {
+  const bound = factor * r.line + RSS_SLACK;
   assert.ok(r.peak <= bound, `decode peaked at ${(r.peak / MIB).toFixed(0)} MiB over a ${(r.line / MIB).toFixed(1)} MiB line`);
 }
 
@@ -84,6 +102,22 @@ test("a long key over many items is refused in bounded memory", () => {
 test("a non-canonical 20 MB line of tiny verbatim values decodes within 10x, in linear time", () => {
   linear(2_000_000, 20_000_000, 256);
 });
+
+// Measured peak over the 4 MB line, node tree -> plain values: servers_empty 18x -> 8x,
+// servers_names 9x -> 6x, origin 7x -> 3x, images 18x -> 9x, results 24x -> 6x, tools 40x -> 8x,
+// tools_params 32x -> 9x (it varies by about 1x from run to run: the young generation). A valid
+// line the fast path does not take (not canonical, or over 1 MiB) is read by scanPlain into the
+// values JSON.parse would make (no node per value; verbatim objects checked, kept as spans),
+// then checked by the fast validators; only a line that reader gives up on (a float, a lone
+// surrogate escape, a duplicate key, any error) builds the node tree of the strict path, whose
+// cost over such a line is still up to 40x (issue 12, open).
+for (const shape of Object.keys(SHAPES).filter((s) => s !== "fidelity")) {
+  test(`a non-canonical 4 MB line of many small values (${shape}) decodes within ${RSS_FACTOR}x`, () => {
+    const r = measure(shape, 4_000_000, 256);
+    assert.equal(r.outcome, "ok", JSON.stringify(r));
+    within(r);
+  });
+}
 
 test("a non-canonical 64 MiB line decodes within 10x on a 512 MiB heap", { skip: FULL ? false : "OMNIMESSAGE_HOSTILE=full" }, () => {
   const r = measure("fidelity", 64 * MIB, 512);
