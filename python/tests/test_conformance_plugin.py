@@ -145,7 +145,8 @@ def test_fresh_cases_are_items_with_the_seed_in_the_header_and_the_junit_file(pr
 
 def test_a_testee_that_cannot_start_is_reported_in_full_once(project: Path) -> None:
     (project / "broken.py").write_text("import sys\nsys.stderr.write('cannot initialise' + ' the codec')\nsys.exit(4)\n")
-    r = _pytest(project, "-q", "--omnimessage-impl", f"{sys.executable} broken.py", "--omnimessage-category",
+    # -rN: no short summary, whose lines repeat each failure's first line (in full when CI is set)
+    r = _pytest(project, "-q", "-rN", "--omnimessage-impl", f"{sys.executable} broken.py", "--omnimessage-category",
                 "verbatim", "--omnimessage-fresh", "0")
     assert r.returncode == 1
     assert r.stdout.count("cannot initialise the codec") == 1, r.stdout[-3000:]
