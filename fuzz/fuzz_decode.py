@@ -48,8 +48,8 @@ def test_one_input(data: bytes) -> None:
         raise AssertionError("lenient decoding changed an accepted line")
     if lenient[0] == "ok" and isinstance(om.decode(data, lenient=True), om.OpaqueMessage):
         body = data[:-1] if data.endswith(b"\n") else data
-        if lenient[1] != body:
-            raise AssertionError("an opaque message did not re-encode to its input")
+        if lenient[1] != body.strip(b" \t\r\n"):  # its object, without the JSON whitespace around it
+            raise AssertionError("an opaque message did not re-encode to the bytes of its object")
 
 
 def main() -> None:
