@@ -388,15 +388,32 @@ def _parallel(
     collect: Callable[[Unit, UnitResult, bool], None],
     progress: Progress,
 ) -> None:
+    """`--jobs N`: the poolable units in N processes, batched into tasks as `--dask` batches them (one
+    task per small session would spend more on the pool than on validating); results are collected in
+    input order, at most one task's results held at a time."""
+    from .distributed import chunk_units  # plain Python: imports nothing of Dask
+
     with ProcessPoolExecutor(max_workers=min(jobs, len(poolable))) as ex:
-        futures: dict[int, Future[UnitResult]] = {i: ex.submit(run_unit, units[i], opts) for i in sorted(poolable)}
+        future_of: dict[int, Future[list[tuple[int, UnitResult]]]] = {}
+        for chunk in chunk_units([(i, units[i]) for i in sorted(poolable)], jobs):
+            fut = ex.submit(_run_chunk, chunk, opts)
+            for i, _ in chunk:
+                future_of[i] = fut
+        ready: dict[int, UnitResult] = {}
         for i, u in enumerate(units):
             progress.unit(u.name)
-            fut = futures.get(i)
-            if fut is None:
+            pending = future_of.pop(i, None)
+            if pending is None:
                 collect(u, run_unit(u, opts, sink, progress.update), True)
-            else:
-                collect(u, fut.result(), False)
+                continue
+            if i not in ready:
+                ready.update(pending.result())
+            collect(u, ready.pop(i), False)
+
+
+def _run_chunk(chunk: list[tuple[int, Unit]], opts: Options) -> list[tuple[int, UnitResult]]:
+    """One `--jobs` task: the units of a chunk, each validated on its own."""
+    return [(i, run_unit(u, opts)) for i, u in chunk]
 
 
 def _dask_connect(spec: str) -> tuple[Any, Callable[[], None]]:
