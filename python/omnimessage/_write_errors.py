@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 __all__ = ["STDOUT", "NamedStream", "named"]
 
@@ -33,16 +33,16 @@ def named(name: str | os.PathLike[str]) -> Iterator[None]:
 
 
 class NamedStream:
-    """A text stream (standard output) whose write and flush errors carry `name` (see :func:`named`);
-    everything else is the stream's own."""
+    """A stream (standard output, text or binary) whose write and flush errors carry `name` (see
+    :func:`named`); everything else is the stream's own."""
 
-    def __init__(self, stream: TextIO, name: str = STDOUT) -> None:
+    def __init__(self, stream: TextIO | BinaryIO, name: str = STDOUT) -> None:
         self._stream = stream
         self._name = name
 
-    def write(self, text: str) -> int:
+    def write(self, data: Any) -> int:
         with named(self._name):
-            return self._stream.write(text)
+            return self._stream.write(data)
 
     def flush(self) -> None:
         with named(self._name):

@@ -102,31 +102,6 @@ def _in_place(path: Path, args: argparse.Namespace, stats: dict[str, int]) -> No
                 out.discard()
 
 
-class _Stdout:
-    """Standard output whose write errors (a full disk) name it: `<stdout>: No space left on device`."""
-
-    NAME = STDOUT
-
-    def __init__(self, out: BinaryIO) -> None:
-        self.out = out
-
-    def write(self, data: bytes) -> None:
-        try:
-            self.out.write(data)
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise OSError(exc.errno, exc.strerror or str(exc), self.NAME) from None
-
-    def flush(self) -> None:
-        try:
-            self.out.flush()
-        except BrokenPipeError:
-            raise
-        except OSError as exc:
-            raise OSError(exc.errno, exc.strerror or str(exc), self.NAME) from None
-
-
 def _is_url(f: str) -> bool:
     return "://" in f and not f.startswith(("http://", "https://")) and f.split("://", 1)[0].isidentifier()
 
@@ -158,7 +133,7 @@ def cmd_canonicalize(args: argparse.Namespace) -> int:
         for f in args.files:
             _in_place(Path(f), args, stats)
     else:
-        out = _Stdout(sys.stdout.buffer)
+        out = NamedStream(sys.stdout.buffer)
         sources = args.files or ["-"]
         for f in sources:
             with contextlib.ExitStack() as stack:
@@ -356,7 +331,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     try:
         rc: int = args.func(args)
-        with named(_Stdout.NAME):  # what stdout still buffers: a full disk is an error, not exit 0
+        with named(STDOUT):  # what stdout still buffers: a full disk is an error, not exit 0
             sys.stdout.flush()
         return rc
     except UsageError as exc:
@@ -370,7 +345,7 @@ def _run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     except OSError as exc:
         where = f"{sanitize(str(exc.filename))}: " if exc.filename else ""
         sys.stderr.write(f"omnimessage: {where}{sanitize(str(exc.strerror or exc))}\n")
-        if exc.filename == _Stdout.NAME:  # what stdout still buffers cannot be written either
+        if exc.filename == STDOUT:  # what stdout still buffers cannot be written either
             with contextlib.suppress(OSError):
                 sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the flush at exit
         return EXIT_USAGE
