@@ -14,8 +14,8 @@ Decoding has two paths that must agree (the test-suite checks they do):
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
-from typing import Any, Final, Literal, cast, overload
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Final, Literal, NamedTuple, cast, overload
 
 import msgspec
 
@@ -40,6 +40,27 @@ _encoder: Final = msgspec.json.Encoder()
 _enc = _encoder.encode
 _TAGS: Final[dict[type, str]] = dict(ENVELOPE_TAGS)
 _LF = 0x0A
+
+
+class _Tables(NamedTuple):
+    """What the fast paths read from a generated types module: the runtime's own (`_RUNTIME`), or the
+    same tables generated into a user's project (`omnimessage.bind.Codec`)."""
+
+    decoder: msgspec.json.Decoder[Any]
+    tags: Mapping[Any, str]  # envelope class -> `type`
+    verbatim: Mapping[Any, Any]  # VERBATIM_LOCATIONS
+    numbers: Mapping[Any, Any]  # NUMBER_LOCATIONS
+    unknown: Callable[[object], TypeError]  # the error for a value `encode` cannot take
+    adopt: Callable[[Any], Any] | None  # a slow-path result (the runtime's structs) in these types
+
+
+def _unknown(msg: object) -> TypeError:
+    from .bind import unknown_struct  # a refusal only: the explanation lives with the binding
+
+    return unknown_struct(msg)
+
+
+_RUNTIME: Final = _Tables(_decoder, _TAGS, VERBATIM_LOCATIONS, NUMBER_LOCATIONS, _unknown, None)
 
 
 class OpaqueMessage(msgspec.Struct, frozen=True):
@@ -86,10 +107,10 @@ def _spell_number(v: Any) -> Any:
     return v
 
 
-def _canonical_payload(payload: Any) -> Any:
+def _canonical_payload(payload: Any, numbers: Mapping[Any, Any] = NUMBER_LOCATIONS) -> Any:
     """The payload with `number` values that msgspec would spell differently from
     ECMAScript replaced by their ECMAScript spelling (as raw JSON)."""
-    paths = NUMBER_LOCATIONS.get(type(payload))
+    paths = numbers.get(type(payload))
     if paths:
         for path in paths:
             payload = _at(payload, path, _spell_number)
@@ -113,21 +134,28 @@ def encode(msg: Message | OpaqueMessage) -> bytes:
     `JSON.stringify` writes them, verbatim values copied byte for byte. An `OpaqueMessage`
     encodes to its original bytes.
     """
+    return _encode(msg, _RUNTIME)
+
+
+def _encode(msg: Any, t: _Tables) -> bytes:
     if type(msg) is OpaqueMessage:
         return msg.raw
-    payload = msg.payload  # type: ignore[union-attr]
-    if type(payload) in NUMBER_LOCATIONS:
-        payload = _canonical_payload(payload)
+    tag = t.tags.get(type(msg))
+    if tag is None:
+        raise t.unknown(msg)
+    payload = msg.payload
+    if type(payload) in t.numbers:
+        payload = _canonical_payload(payload, t.numbers)
     try:
-        return _enc(_Wire(msg.timestamp, _TAGS[type(msg)], payload, msg.origin))  # type: ignore[union-attr]
+        return _enc(_Wire(msg.timestamp, tag, payload, msg.origin))
     except UnicodeEncodeError:
         # A string holds a lone surrogate (a partial's fragment field cut mid-pair, or a message
         # built in Python): JSON.stringify writes it as a \udXXX escape, which UTF-8 cannot carry raw.
-        return _encode_slow(msg, payload)
+        return _encode_slow(msg, payload, tag)
 
 
-def _encode_slow(msg: Any, payload: Any) -> bytes:
-    parts = ['{"timestamp":', write_json(msg.timestamp), ',"type":"', ENVELOPE_TAGS[type(msg)], '","payload":']
+def _encode_slow(msg: Any, payload: Any, tag: str) -> bytes:
+    parts = ['{"timestamp":', write_json(msg.timestamp), ',"type":"', tag, '","payload":']
     parts.append(write_json(payload))
     if msg.origin is not msgspec.UNSET:
         parts += [',"origin":', write_json(msg.origin)]
@@ -158,11 +186,18 @@ def decode(data: bytes | bytearray | memoryview | str, *, lenient: bool = False)
     Typed by overloads: strict decoding returns a `Message`; only `lenient=True` (or a `bool`
     not known statically) adds `OpaqueMessage` to the result type.
     """
+    return cast("Message | OpaqueMessage", _decode(data, lenient, _RUNTIME))
+
+
+def _decode(data: bytes | bytearray | memoryview | str, lenient: bool, t: _Tables) -> Any:
     try:
         if type(data) is not bytes:
             data = _as_bytes(data)
-        msg = _decode_fast(data)
-        return msg if msg is not None else _decode_slow(data, lenient)
+        msg = _decode_fast(data, t)
+        if msg is not None:
+            return msg
+        slow = _decode_slow(data, lenient)
+        return slow if t.adopt is None or type(slow) is OpaqueMessage else t.adopt(slow)
     except (MemoryError, RecursionError):
         pass  # leave the handler first, so that what the failed attempt held is freed
     raise _too_large()
@@ -197,11 +232,11 @@ def _as_bytes(data: bytes | bytearray | memoryview | str) -> bytes:
     return data if isinstance(data, bytes) else bytes(data)
 
 
-def _decode_fast(data: bytes) -> Message | None:
+def _decode_fast(data: bytes, t: _Tables = _RUNTIME) -> Message | None:
     """The message when msgspec decodes the line and re-encoding it gives back its very bytes;
     `None` when the slow path must decide."""
     try:
-        msg = _decoder.decode(data)
+        msg = t.decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, MemoryError):
         return None
     # msgspec checked types, enums, required and unknown fields and ranges. What it cannot
@@ -209,16 +244,16 @@ def _decode_fast(data: bytes) -> Message | None:
     # prove the line canonical; anything else takes the slow path, which decides exactly.
     payload = msg.payload
     ptype = type(payload)
-    if ptype in VERBATIM_LOCATIONS and not _verbatim_shapes_ok(msg):
+    if ptype in t.verbatim and not _verbatim_shapes_ok(msg, t.verbatim):
         return None
     try:
-        if ptype in NUMBER_LOCATIONS:
-            payload = _canonical_payload(payload)
-        out = _enc(_Wire(msg.timestamp, _TAGS[type(msg)], payload, msg.origin))
+        if ptype in t.numbers:
+            payload = _canonical_payload(payload, t.numbers)
+        out = _enc(_Wire(msg.timestamp, t.tags[type(msg)], payload, msg.origin))
     except (UnicodeEncodeError, ValueError):  # a number beyond the double range: the slow path refuses it
         return None
     if out == data or (len(out) + 1 == len(data) and data[-1] == _LF and data.startswith(out)):
-        return msg
+        return cast(Message, msg)
     return None
 
 
@@ -233,10 +268,10 @@ def canonicalize(line: bytes | bytearray | memoryview | str, *, lenient: bool = 
 _VERBATIM_DEPTH_BUDGET: Final = MAX_DEPTH - 5
 
 
-def _verbatim_shapes_ok(msg: Any) -> bool:
+def _verbatim_shapes_ok(msg: Any, verbatim: Mapping[Any, Any] = VERBATIM_LOCATIONS) -> bool:
     """Fast-path check of verbatim values: UTF-8, what the schema says (objects, scalar
     maps) and depth; anything doubtful goes to the slow path, which decides exactly."""
-    locs = VERBATIM_LOCATIONS.get(type(msg.payload))
+    locs = verbatim.get(type(msg.payload))
     if locs is None:
         return True
     for path, shape in locs:
