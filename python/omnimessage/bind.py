@@ -30,6 +30,7 @@ from typing import Any, Final, Generic, Literal, TypeVar, overload
 
 import msgspec
 
+from . import _tables
 from . import codec as _codec
 from ._builder_support import ABSENT, JsonObject, now, verbatim
 from ._generated import models as _runtime
@@ -150,7 +151,7 @@ class Codec(Generic[M]):
         self.types = types
         if getattr(types, "ENVELOPE_TAGS", None) is _runtime.ENVELOPE_TAGS:  # the runtime's own structs
             self.package = "omnimessage"
-            self._tables = _codec._RUNTIME
+            self._tables = _tables.RUNTIME
             return
         _check(types)
         self.package = _package(types.__name__)
@@ -160,7 +161,7 @@ class Codec(Generic[M]):
         def adopt(msg: Any) -> Any:  # the slow path decodes into the runtime's structs: the same shapes
             return msgspec.convert(msgspec.to_builtins(msg, builtin_types=(msgspec.Raw,)), message, strict=True)
 
-        self._tables = _codec._Tables(
+        self._tables = _tables.Tables(
             msgspec.json.Decoder(message),
             dict(types.ENVELOPE_TAGS),
             types.VERBATIM_LOCATIONS,
