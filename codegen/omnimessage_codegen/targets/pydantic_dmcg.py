@@ -72,4 +72,10 @@ def render(model: Model) -> dict[str, str]:
     return {MODULE: code if code.endswith("\n") else code + "\n"}
 
 
-TARGET = Target("pydantic", "pydantic v2 models via datamodel-code-generator (NOT byte-exact)", (render,))
+TARGET = Target(
+    "pydantic",
+    "pydantic v2 models via datamodel-code-generator (NOT byte-exact)",
+    (render,),
+    needs=("datamodel_code_generator", "pydantic"),
+    extra="pydantic",
+)
