@@ -237,3 +237,20 @@ def test_the_docs_page_has_a_section_per_target_and_the_readme_links_it() -> Non
     for name in ("python", "typescript", "markdown", "pydantic", "rust"):
         assert name in sections, name
     assert "docs/bindings.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_runtime_codec_says_what_to_pass() -> None:
+    import msgspec
+
+    import omnimessage as om
+
+    line = (ROOT / "examples" / "trace.jsonl").read_bytes().splitlines()[1]
+    with pytest.raises(TypeError, match=r"takes a whole message, not a payload: wrap .*TextPayload"):
+        om.encode(om.TextPayload(role="user", text="hi"))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"takes a message of omnimessage \(SessionMetaMessage, ModelMessage, EventMessage"):
+        om.encode({"type": "model_msg"})  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"json is not a module written by `omnimessage generate --target python"):
+        om.Codec(json)
+    assert om.Codec(om).encode(om.Codec(om).decode(line)) == line  # the runtime's own structs: its own codec
+    assert repr(om.Codec(om)) == f"omnimessage.Codec(omnimessage, schema {om.SCHEMA_ID})"
+    assert msgspec.json.encode(om.decode(line)) != line  # what the header says: msgspec alone is not byte-exact
