@@ -26,6 +26,7 @@ import pytest
 from conftest import ROOT
 
 import omnimessage
+from omnimessage_codegen.targets import TARGETS
 
 DOC = ROOT / "docs" / "bindings.md"
 GIT_URL = re.compile(r'"omnimessage(\[[a-z,]+\])? @ git\+\$REPO"')
@@ -206,7 +207,7 @@ def test_python_markdown_and_pydantic_targets_in_a_fresh_project(wheel: Path, tm
     assert "pip install 'omnimessage[pydantic]'" in err and not (project / "om_pydantic").exists(), err
     err = one_line_usage_error(subprocess.run([str(cli), "generate", "--target", "rust", "--out", "r"], cwd=project,
                                               capture_output=True, text=True, timeout=120))
-    assert "unknown target 'rust' (targets: python, typescript, markdown, pydantic)" in err, err
+    assert f"unknown target 'rust' (targets: {', '.join(TARGETS)})" in err, err
 
     # markdown: as documented; the output is the checkout's docs/protocol.md
     run_section("markdown", project, wheel)
@@ -226,7 +227,7 @@ def test_generate_refuses_an_unknown_target_in_one_line(tmp_path: Path) -> None:
             [sys.executable, "-m", "omnimessage", "generate", "--target", target, "--out", str(tmp_path / "out")],
             capture_output=True, text=True, timeout=120))
 
-    assert gen("rust") == "omnimessage generate: unknown target 'rust' (targets: python, typescript, markdown, pydantic)\n"
+    assert gen("rust") == f"omnimessage generate: unknown target 'rust' (targets: {', '.join(TARGETS)})\n"
     assert gen("pydantc").endswith("; did you mean 'pydantic'?\n")
     assert gen("\x1b[2Jpython").count("\x1b") == 0  # the name is input: sanitised
     assert not (tmp_path / "out").exists()
