@@ -177,6 +177,14 @@ def test_python_markdown_and_pydantic_targets_in_a_fresh_project(wheel: Path, tm
         assert "from .." not in text and runtime <= {"omnimessage.bind"}, (path, runtime)
         assert f"(omnimessage {omnimessage.__version__}) from schema {omnimessage.SCHEMA_ID}" in text.splitlines()[0], path
 
+    # a package at the top of the project works the same (the "relative import beyond top-level package")
+    subprocess.run([str(cli), "generate", "--target", "python", "--out", "omtop"], cwd=project, check=True,
+                   capture_output=True, timeout=120)
+    top = subprocess.run([str(py), "-c", "import omtop; from omtop.builders import request_begin; "
+                          "m = request_begin(timestamp='t'); print(type(m).__module__, omtop.encode(m).decode())"],
+                         cwd=project, capture_output=True, text=True, timeout=120)
+    assert top.returncode == 0 and top.stdout.startswith("omtop.models {"), top.stdout + top.stderr
+
     # every line of both examples through the generated structs, and mypy --strict over it all
     (project / "roundtrip.py").write_text(ROUNDTRIP, encoding="utf-8")
     rt = subprocess.run([str(py), "roundtrip.py", "trace.jsonl", "stream.jsonl"], cwd=project, capture_output=True,
