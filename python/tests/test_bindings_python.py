@@ -3,7 +3,7 @@ checkout, with its own virtual environment holding the wheel built from the chec
 offline, from the local wheel cache), exactly as docs/bindings.md says.
 
 - `python`: docs/bindings.md's example runs as written (its shell blocks, its files), `mypy --strict`
-  passes over the generated package and the programs using it, and a program decodes, rebuilds
+  (and pyright strict) passes over the generated package and the programs using it, and a program decodes, rebuilds
   (through the generated constructors) and encodes every line of examples/trace.jsonl and
   examples/stream.jsonl through the generated structs, byte for byte, on both decoding paths; the
   runtime refuses a package generated from another schema, naming both.
@@ -194,6 +194,11 @@ def test_python_markdown_and_pydantic_targets_in_a_fresh_project(wheel: Path, tm
     mypy = subprocess.run([str(project / ".venv" / "bin" / "mypy"), "--strict", "--no-incremental", "roundtrip.py", "app.py",
                            "myapp"], cwd=project, capture_output=True, text=True, timeout=600)
     assert mypy.returncode == 0, mypy.stdout + mypy.stderr
+    (project / "pyrightconfig.json").write_text('{"typeCheckingMode": "strict", "pythonVersion": "3.11"}')
+    pyright = subprocess.run([sys.executable, "-m", "pyright", "--pythonpath", str(py), "app.py", "myapp"], cwd=project,
+                             capture_output=True, text=True, timeout=600,
+                             env={**os.environ, "PYRIGHT_PYTHON_IGNORE_WARNINGS": "1"})  # the dev tool, their packages
+    assert pyright.returncode == 0 and "0 errors" in pyright.stdout, pyright.stdout + pyright.stderr
 
     # generated from another schema: refused at import, naming both schemas and both releases
     schema = json.loads((ROOT / "schema" / "omnimessage.schema.json").read_text(encoding="utf-8"))
