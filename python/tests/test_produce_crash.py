@@ -1,6 +1,6 @@
 """Issue 25: SIGKILL the writing process at random points, many times over, on one session.
 
-Each run reopens the session (continuing its newest file), writes records of 64 KiB to 1.5 MiB (big
+In both bindings (the TypeScript writer in node), each run reopens the session (continuing its newest file), writes records of 64 KiB to 1.5 MiB (big
 enough that a kill can land inside a `write(2)` and cut it short) and prints each record's number
 once `write` has returned: those are acknowledged. A run sometimes writes a `session_meta` first,
 which rotates. After every run was killed (and one last clean run, whose first record heals the
@@ -20,6 +20,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
+from conftest import ROOT, tool_path
 
 import omnimessage as om
 
@@ -45,9 +48,39 @@ for seq in range(start, start + 12):
 """
 
 
-def _run_child(root: Path, start: int, rotate: bool, seed: int, kill_after: float | None) -> list[int]:
-    proc = subprocess.Popen([sys.executable, "-c", CHILD, str(root), str(start), "1" if rotate else "0", str(seed), SID],
-                            stdout=subprocess.PIPE, text=True)
+NODE_CHILD = r"""
+import * as om from "omnimessage";
+import { TraceWriter } from "omnimessage/produce";
+const [root, startText, rotate, seedText, SID] = process.argv.slice(1);
+const start = Number(startText);
+let seed = Number(seedText) + 1;
+const rnd = (lo, hi) => { seed = (seed * 1103515245 + 12345) % 2147483648; return lo + (seed % (hi - lo)); };
+const w = new TraceWriter(root, SID);
+if (rotate === "1" || start === 0) {
+  await w.write(om.sessionMeta({ sessionId: SID, provider: "p", modelId: `m${start}`, modelContextWindow: 1000,
+    systemPrompt: "s", agentState: "/a", workspace: "/w", timestamp: "2026-09-14T08:12:40.551Z" }));
+}
+process.stdout.write("ready\n");
+for (let seq = start; seq < start + 12; seq++) {
+  await w.write(om.userText(`rec-${seq}-` + "x".repeat(rnd(64 * 1024, 3 * 512 * 1024)), { timestamp: "2026-09-14T08:12:41.000Z" }));
+  process.stdout.write(`${seq}\n`);
+}
+"""
+
+
+def _command(impl: str) -> tuple[list[str], Path | None]:
+    if impl == "python":
+        return [sys.executable, "-c", CHILD], None
+    node = tool_path("node")
+    if node is None:
+        pytest.skip("node is not on PATH")
+    return [node, "--input-type=module", "-e", NODE_CHILD], ROOT / "typescript"  # resolves omnimessage there
+
+
+def _run_child(impl: str, root: Path, start: int, rotate: bool, seed: int, kill_after: float | None) -> list[int]:
+    cmd, cwd = _command(impl)
+    proc = subprocess.Popen([*cmd, str(root), str(start), "1" if rotate else "0", str(seed), SID],
+                            stdout=subprocess.PIPE, text=True, cwd=cwd)
     assert proc.stdout is not None
     assert proc.stdout.readline() == "ready\n"
     if kill_after is None:
@@ -60,14 +93,15 @@ def _run_child(root: Path, start: int, rotate: bool, seed: int, kill_after: floa
     return [int(x) for x in out.split()]
 
 
-def test_sigkill_at_random_points(tmp_path: Path) -> None:
+@pytest.mark.parametrize("impl", ["python", "typescript"])
+def test_sigkill_at_random_points(tmp_path: Path, impl: str) -> None:
     rnd = random.Random(int(os.environ.get("OMNIMESSAGE_CRASH_SEED", "25")))
     root = tmp_path / "traces"
     acked: list[int] = []
     for run in range(RUNS):
         start = run * 1000
-        acked += _run_child(root, start, rotate=rnd.random() < 0.2, seed=run, kill_after=rnd.uniform(0, 0.03))
-    acked += _run_child(root, RUNS * 1000, rotate=False, seed=RUNS, kill_after=None)  # heals the last tail
+        acked += _run_child(impl, root, start, rotate=rnd.random() < 0.2, seed=run, kill_after=rnd.uniform(0, 0.03))
+    acked += _run_child(impl, root, RUNS * 1000, rotate=False, seed=RUNS, kill_after=None)  # heals the last tail
 
     files = sorted(root.rglob("*.jsonl"))
     lines = [line for f in files for line in f.read_bytes().split(b"\n")]
@@ -85,7 +119,7 @@ def test_sigkill_at_random_points(tmp_path: Path) -> None:
     assert whole == sorted(whole)  # in order, each once
     assert len(set(whole)) == len(whole)
     size = sum(f.stat().st_size for f in files)
-    print(f"\ncrash test: {RUNS} kills, {len(acked)} acknowledged of {len(whole)} whole records, "
+    print(f"\ncrash test ({impl}): {RUNS} kills, {len(acked)} acknowledged of {len(whole)} whole records, "
           f"{torn} torn, {len(files)} files, {size / 2**20:.1f} MiB")
 
     exe = Path(sys.executable).with_name("omnimessage")

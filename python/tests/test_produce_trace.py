@@ -161,3 +161,29 @@ def test_session_checks_the_discipline(tmp_path: Path) -> None:
     s.emit(om.partial_text("start", "", timestamp=ts))
     with pytest.raises(produce.StreamDisciplineError, match="never stopped"):
         s.close()
+
+
+def test_session_routes_each_channel(tmp_path: Path) -> None:
+    """record() is trace-only and refuses what a trace never holds; a child's depth-1 session_meta
+    leaves one subagent pointer in the parent trace; a new context rotates at the next trace write."""
+    ts = "2026-09-14T08:12:41.000Z"
+    lines: list[bytes] = []
+    parent = produce.Session(produce.TraceWriter(tmp_path, SID), stream=lines.append, clock=lambda: ts)
+    parent.start(_meta())
+    with pytest.raises(produce.TraceRefused, match="streaming fragments"):
+        parent.record(om.partial_text("start", "", timestamp=ts))
+    parent.record(_text("input"))
+    child_id = "session-2026-09-14-16-14-02-41fe0c8b"
+    child = parent.child(produce.TraceWriter(tmp_path, child_id))
+    child.start(_meta(sid=child_id), announce=True)
+    child.emit(_text("from the child"))
+    parent.new_context(_meta("claude-haiku-5"))
+    assert parent.trace is not None and parent.trace.index == 1  # deferred: nothing written yet
+    parent.emit(om.request_begin(timestamp=ts))
+    assert parent.trace.index == 2
+    assert [om.decode(x).origin for x in lines] == [[child_id], [child_id], om.decode(lines[2]).origin]
+    first = (tmp_path / "2026-09-14" / f"{SID}_001.jsonl").read_bytes().splitlines()
+    assert [om.decode(x).payload.__struct_config__.tag for x in first[1:]] == ["text", "subagent"]
+    assert om.decode(first[2]).payload.session_id == child_id  # type: ignore[union-attr]
+    child_trace = (tmp_path / "2026-09-14" / f"{child_id}_001.jsonl").read_bytes()
+    assert child_trace == om.encode(_meta(sid=child_id)) + b"\n" + om.encode(_text("from the child")) + b"\n"

@@ -76,21 +76,25 @@ def sse_app(channel: SseChannel, *, path: str = "/events", heartbeat: float = HE
             if scope["method"] == "HEAD":
                 await send({"type": "http.response.body", "body": b""})
                 return
+            next_ping = loop.time() + heartbeat  # a fixed period, events or not (the reference's setInterval)
             while not disconnected.is_set():
                 getter = asyncio.ensure_future(queue.get())
                 gone = asyncio.ensure_future(disconnected.wait())
-                done, _ = await asyncio.wait({getter, gone}, timeout=heartbeat,
+                done, _ = await asyncio.wait({getter, gone}, timeout=max(0.0, next_ping - loop.time()),
                                              return_when=asyncio.FIRST_COMPLETED)
                 gone.cancel()
+                chunk = b""
                 if getter in done:
                     chunk = getter.result().frame()
                     while not queue.empty():  # what is already queued goes out in one write
                         chunk += queue.get_nowait().frame()
-                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
                 else:
                     getter.cancel()
-                    if not done:
-                        await send({"type": "http.response.body", "body": HEARTBEAT, "more_body": True})
+                if loop.time() >= next_ping:
+                    chunk += HEARTBEAT
+                    next_ping += heartbeat
+                if chunk and not disconnected.is_set():
+                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
         except OSError:
             pass  # the client went away mid-write
         finally:

@@ -43,7 +43,7 @@ from ..builders import now, with_origin
 from ..codec import encode
 from ..guards import is_partial, is_session_meta
 from .sse import SseChannel
-from .trace_writer import TraceWriter, _kind
+from .trace_writer import TraceRefused, TraceWriter, _kind, _refusal
 
 __all__ = ["Session", "StreamDisciplineError"]
 
@@ -112,7 +112,11 @@ class Session:
             return msg
 
     def record(self, msg: m.Message) -> None:
-        """Store a message in the trace only (never streamed)."""
+        """Store a message in the trace only (never streamed). A partial or an `origin` message is
+        refused (`TraceRefused`) before it is checked or counted."""
+        refusal = _refusal(msg)
+        if refusal is not None:
+            raise TraceRefused(refusal)
         with self._lock:
             self._check(msg)
             self._store(msg)

@@ -17,7 +17,7 @@
 import type * as t from "omnimessage";
 import { Aggregator, encode, isPartialMessage, isSessionMeta, now, segmentKey, subagent, withOrigin } from "omnimessage";
 import type { SseChannel } from "./sse.js";
-import type { TraceWriter } from "./trace-writer.js";
+import { TraceRefused, traceRefusal, type TraceWriter } from "./trace-writer.js";
 
 /** A message that breaks the streaming discipline; nothing of it reached any channel. */
 export class StreamDisciplineError extends Error {
@@ -91,8 +91,10 @@ export class Session {
     });
   }
 
-  /** Store a message in the trace only (never streamed). */
+  /** Store a message in the trace only (never streamed); a partial or an `origin` message is refused ({@link TraceRefused}) before it is checked. */
   record(msg: t.OmniMessage): Promise<void> {
+    const refusal = traceRefusal(msg);
+    if (refusal !== undefined) return Promise.reject(new TraceRefused(refusal));
     try {
       this.check(msg);
     } catch (err) {
