@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 from conftest import ROOT, needs
@@ -46,3 +47,7 @@ def test_python_and_typescript_write_the_same_bytes(tmp_path: Path) -> None:
     ts_capture = (tmp_path / "ts.sse").read_bytes()
     ts_epoch = ts_capture.split(b"\nid: ", 1)[1][:8]
     assert _no_epoch(ts_capture, ts_epoch) == _no_epoch(b"".join(frames), ch.epoch.encode())
+    exe = Path(sys.executable).with_name("omnimessage")
+    res = subprocess.run([str(exe), "validate", "--no-progress", "--sse", str(tmp_path / "ts.sse")],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert res.returncode == 0 and "0 error(s), 0 warning(s)" in res.stdout, res.stdout + res.stderr
