@@ -172,3 +172,21 @@ def test_not_found(channel: tuple[produce.SseChannel, _Server]) -> None:
     assert conn.getresponse().status == 404
     conn.close()
 
+
+
+def test_a_client_far_behind_is_disconnected() -> None:
+    """What is queued for one client is bounded by the channel's cap: past it, the server ends the
+    response (the client would reconnect with Last-Event-ID and replay or resync)."""
+    ch = produce.SseChannel(max_events=8)
+    server = _Server(ch)
+    try:
+        res = _connect(server.port)
+        for i in range(4000):  # faster than one client drains 4 KiB events
+            ch.publish(b'"' + str(i).encode() + b"x" * 4096 + b'"')
+        got = b""
+        while chunk := res.read1(65536):
+            got += chunk
+        res.close()
+        assert 0 < got.count(b"\nid: ") < 4000  # the stream ended early, not after the last event
+    finally:
+        server.close()

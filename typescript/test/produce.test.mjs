@@ -106,6 +106,18 @@ describe("Session", () => {
     await assert.rejects(u.close(), /never stopped/);
   });
 
+  test("node:http: a client more than maxBytes behind is disconnected", { timeout: 20_000 }, async () => {
+    const ch = new produce.SseChannel({ maxBytes: 64 * 1024 });
+    const server = createServer(produce.sseHandler(ch));
+    await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const res = await new Promise((resolve) => get({ host: "127.0.0.1", port: server.address().port, path: "/events" }, resolve));
+    res.pause(); // a client that does not read
+    const ended = new Promise((resolve) => res.on("close", resolve));
+    for (let i = 0; i < 2000; i++) ch.publish(`"${i}${"x".repeat(4096)}"`);
+    await ended;
+    server.close();
+  });
+
   test("the scripted session, served by node:http on loopback", async () => {
     const ch = new produce.SseChannel();
     const server = createServer(produce.sseHandler(ch, { heartbeatMs: 60_000 }));

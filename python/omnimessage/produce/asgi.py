@@ -3,8 +3,10 @@
 `sse_app(channel)` is an ASGI 3 application (no framework): `GET <path>` answers
 `text/event-stream` with the headers the reference endpoint sets (`Cache-Control: no-cache`,
 `X-Accel-Buffering: no`), replays from `Last-Event-ID` (or sends `resync_required`), then streams
-every published event and a `: ping` heartbeat every 20 s until the client goes away. Run it under
-any ASGI server (uvicorn, hypercorn, ...), or under `serve()` below.
+every published event and a `: ping` heartbeat every 20 s until the client goes away. A client that
+falls `channel.max_events` events behind is disconnected (what is queued for it is bounded by the
+channel's cap): it reconnects with its `Last-Event-ID` and replays, or resyncs. Run it under any
+ASGI server (uvicorn, hypercorn, ...), or under `serve()` below.
 
 `serve(app, host, port)` is a minimal ASGI server on asyncio streams for loopback use, examples and
 tests: one request per connection, request bodies ignored, the response body sent as it comes and
@@ -56,9 +58,16 @@ def sse_app(channel: SseChannel, *, path: str = "/events", heartbeat: float = HE
                 last_id = value.decode("latin-1")
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[SseEvent] = asyncio.Queue()
+        overflow = asyncio.Event()
+
+        def offer(evt: SseEvent) -> None:
+            if queue.qsize() >= channel.max_events:  # a client this far behind reconnects and replays
+                overflow.set()
+            else:
+                queue.put_nowait(evt)
 
         def listener(evt: SseEvent) -> None:
-            loop.call_soon_threadsafe(queue.put_nowait, evt)
+            loop.call_soon_threadsafe(offer, evt)
 
         unsubscribe = channel.subscribe(listener, last_id)  # subscribe first, then replay: no gap
         disconnected = asyncio.Event()
@@ -77,7 +86,7 @@ def sse_app(channel: SseChannel, *, path: str = "/events", heartbeat: float = HE
                 await send({"type": "http.response.body", "body": b""})
                 return
             next_ping = loop.time() + heartbeat  # a fixed period, events or not (the reference's setInterval)
-            while not disconnected.is_set():
+            while not disconnected.is_set() and not overflow.is_set():
                 getter = asyncio.ensure_future(queue.get())
                 gone = asyncio.ensure_future(disconnected.wait())
                 done, _ = await asyncio.wait({getter, gone}, timeout=max(0.0, next_ping - loop.time()),

@@ -159,6 +159,8 @@ class Session:
     # -- internals --
 
     def _check(self, msg: m.Message) -> None:
+        if not isinstance(msg, (m.SessionMetaMessage, m.ModelMessage, m.EventMessage)):
+            raise TypeError(f"a Session takes OmniMessages, not {type(msg).__name__}")
         if self.closed:
             raise StreamDisciplineError("the session is closed")
         agg = self._agg

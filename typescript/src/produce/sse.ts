@@ -130,7 +130,7 @@ export interface SseHandlerOptions {
 /**
  * A `node:http` request listener serving `channel`: `text/event-stream` with `Cache-Control:
  * no-cache` and `X-Accel-Buffering: no`, replay from `Last-Event-ID`, then every published event
- * and a heartbeat until the client goes away.
+ * and a heartbeat until the client goes away. A client more than `maxBytes` behind is disconnected.
  */
 export function sseHandler(channel: SseChannel, opts: SseHandlerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const path = opts.path ?? "/events";
@@ -148,7 +148,12 @@ export function sseHandler(channel: SseChannel, opts: SseHandlerOptions = {}): (
     }
     res.flushHeaders();
     const header = req.headers["last-event-id"];
-    const unsubscribe = channel.subscribe((evt) => res.write(frame(evt)), Array.isArray(header) ? header[0] : header);
+    // A client that falls behind by more than the channel's byte cap is disconnected (what is queued
+    // for it stays bounded); it reconnects with its Last-Event-ID and replays, or resyncs.
+    const unsubscribe = channel.subscribe((evt) => {
+      if (res.writableLength > channel.maxBytes) res.destroy();
+      else res.write(frame(evt));
+    }, Array.isArray(header) ? header[0] : header);
     const heartbeat = setInterval(() => res.write(": ping\n\n"), heartbeatMs);
     const done = (): void => {
       clearInterval(heartbeat);
