@@ -128,7 +128,8 @@ def test_sigkill_at_random_points(tmp_path: Path, impl: str) -> None:
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr
     report = json.loads(res.stdout)
     findings = _findings(report)
-    assert {f["rule"] for f in findings} <= {"OM001", "OM005", "OM006"}, findings[:5]
+    # OM002: a kill that cut a record just before its line feed, in a file rotated away from (rare)
+    assert {f["rule"] for f in findings} <= {"OM001", "OM002", "OM005", "OM006"}, findings[:5]
     assert len([f for f in findings if f["rule"] in ("OM001", "OM005")]) == torn
     newest = str(files[-1])
     assert not [f for f in findings if f["rule"] == "OM001" and newest in json.dumps(f)]

@@ -118,7 +118,7 @@ describe("Session", () => {
     server.close();
   });
 
-  test("the scripted session, served by node:http on loopback", async () => {
+  test("the scripted session, served by node:http on loopback", { timeout: 30_000 }, async () => {
     const ch = new produce.SseChannel();
     const server = createServer(produce.sseHandler(ch, { heartbeatMs: 60_000 }));
     await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
