@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -190,3 +191,21 @@ def test_a_client_far_behind_is_disconnected() -> None:
         assert 0 < got.count(b"\nid: ") < 4000  # the stream ended early, not after the last event
     finally:
         server.close()
+
+
+def test_the_live_validator_reads_the_session(tmp_path: Path, channel: tuple[produce.SseChannel, _Server]) -> None:
+    """`omnimessage validate --sse-url` is the HTTP client: it subscribes, the session runs, and the
+    live stream it read has zero findings."""
+    ch, server = channel
+    exe = Path(sys.executable).with_name("omnimessage")
+    proc = subprocess.Popen([str(exe), "validate", "--no-progress", "--sse-url", f"http://127.0.0.1:{server.port}/events",
+                             "--duration", "4"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env=dict(os.environ, NO_COLOR="1"))
+    deadline = time.monotonic() + 20
+    while ch.subscriber_count == 0:
+        assert time.monotonic() < deadline and proc.poll() is None, "the validator never subscribed"
+        time.sleep(0.02)
+    lines = run_script(build_script(), tmp_path / "traces", sse=ch).count(b"\n")
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, out + err
+    assert f"{lines} message(s): 0 error(s), 0 warning(s)" in out, out + err

@@ -70,6 +70,11 @@ class SseChannel:
         self._lock = threading.RLock()
 
     @property
+    def subscriber_count(self) -> int:
+        """How many subscribers the channel has now."""
+        return len(self._listeners)
+
+    @property
     def last_event_id(self) -> str:
         """The id of the newest event numbered so far (`<epoch>-0` before the first)."""
         return f"{self.epoch}-{self._next - 1}"

@@ -57,6 +57,11 @@ export class SseChannel {
     if (this.maxEvents < 1 || this.maxBytes < 1) throw new RangeError("the replay buffer keeps at least one event and one byte");
   }
 
+  /** How many subscribers the channel has now. */
+  get subscriberCount(): number {
+    return this.listeners.size;
+  }
+
   /** The id of the newest event numbered so far (`<epoch>-0` before the first). */
   get lastEventId(): string {
     return `${this.epoch}-${this.next - 1}`;
