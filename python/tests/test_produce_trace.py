@@ -187,3 +187,27 @@ def test_session_routes_each_channel(tmp_path: Path) -> None:
     assert om.decode(first[2]).payload.session_id == child_id  # type: ignore[union-attr]
     child_trace = (tmp_path / "2026-09-14" / f"{child_id}_001.jsonl").read_bytes()
     assert child_trace == om.encode(_meta(sid=child_id)) + b"\n" + om.encode(_text("from the child")) + b"\n"
+
+
+def test_session_threads_keep_stream_and_trace_in_one_order(tmp_path: Path) -> None:
+    """Producers on several threads (the LLM stream, parallel tools) share one Session: the stream,
+    SSE and the trace see the same messages in the same order, none spliced."""
+    lines: list[bytes] = []
+    ch = produce.SseChannel()
+    data: list[bytes] = []
+    ch.subscribe(lambda e: data.append(e.data + b"\n"))
+    s = produce.Session(produce.TraceWriter(tmp_path, SID), ch, stream=lines.append)
+    s.start(_meta())
+
+    def run(k: int) -> None:
+        for i in range(50):
+            s.emit(_text(f"{k}-{i}-" + "y" * (i * 997 % 70000)))
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    s.close()
+    trace = Path(s.trace.path).read_bytes().splitlines(keepends=True)  # type: ignore[union-attr]
+    assert trace[1:] == lines == data and len(lines) == 300

@@ -106,6 +106,21 @@ describe("Session", () => {
     await assert.rejects(u.close(), /never stopped/);
   });
 
+  test("producers that do not await each other: stream, SSE and trace in one order", async () => {
+    const lines = [];
+    const data = [];
+    const sse = new produce.SseChannel();
+    sse.subscribe((e) => data.push(`${e.data}\n`));
+    const s = new produce.Session({ trace: new produce.TraceWriter(tmp(), SID), sse, stream: (l) => lines.push(l) });
+    await s.start(meta());
+    await Promise.all(Array.from({ length: 300 }, (_, i) => s.emit(om.userText(`${i}-` + "y".repeat((i * 997) % 70000), { timestamp: ts }))));
+    await s.close();
+    const trace = readFileSync(s.trace.path, "utf8").split(/(?<=\n)/);
+    assert.equal(lines.length, 300);
+    assert.deepEqual(trace.slice(1), lines);
+    assert.deepEqual(data, lines);
+  });
+
   test("node:http: a client more than maxBytes behind is disconnected", { timeout: 20_000 }, async () => {
     const ch = new produce.SseChannel({ maxBytes: 64 * 1024 });
     const server = createServer(produce.sseHandler(ch));
