@@ -173,6 +173,8 @@ def test_session_routes_each_channel(tmp_path: Path) -> None:
     with pytest.raises(produce.TraceRefused, match="streaming fragments"):
         parent.record(om.partial_text("start", "", timestamp=ts))
     parent.record(_text("input"))
+    with pytest.raises(TypeError, match="opens a context"):
+        parent.emit(_meta())
     child_id = "session-2026-09-14-16-14-02-41fe0c8b"
     child = parent.child(produce.TraceWriter(tmp_path, child_id))
     child.start(_meta(sid=child_id), announce=True)

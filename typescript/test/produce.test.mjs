@@ -95,6 +95,7 @@ describe("Session", () => {
   test("the discipline is checked before anything is written", async () => {
     const s = new produce.Session();
     await assert.rejects(s.emit(om.partialText("delta", "x", { timestamp: ts })), /never started/);
+    await assert.rejects(s.emit(meta()), /opens a context/);
     const t = new produce.Session({ trace: new produce.TraceWriter(tmp(), SID) });
     await t.emit(om.partialText("start", "", { timestamp: ts }));
     await t.emit(om.partialText("delta", "ab", { timestamp: ts }));

@@ -100,6 +100,8 @@ class Session:
 
     def emit(self, msg: m.Message) -> m.Message:
         """Stream a message (and store it, when the trace takes it); returns it, for `yield`."""
+        if is_session_meta(msg) and msg.origin is UNSET:
+            raise TypeError("a session_meta opens a context: use start() or new_context(), not emit()")
         with self._lock:
             self._check(msg)
             line = encode(msg) + b"\n"

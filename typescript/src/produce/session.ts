@@ -74,6 +74,9 @@ export class Session {
 
   /** Stream a message (and store it, when the trace takes it); resolves with it once it is on every channel. */
   emit<M extends t.OmniMessage>(msg: M): Promise<M> {
+    if (isSessionMeta(msg) && msg.origin === undefined) {
+      return Promise.reject(new TypeError("a session_meta opens a context: use start() or newContext(), not emit()"));
+    }
     try {
       this.check(msg);
     } catch (err) {
