@@ -16,6 +16,7 @@ from fractions import Fraction
 import msgspec.inspect as mi
 
 from .draft import Edit, _Draft, _values
+from .tree import _J
 
 __all__ = ["EDITS", "exact_decimal", "tie"]
 
@@ -52,10 +53,19 @@ def exact_decimal(value: Fraction, places: int) -> str:
     return digits[:-places] + "." + digits[-places:]
 
 
+def _request_end(d: _Draft) -> _J:
+    """A `request_end` event with a `retry_in_ms` (a `number` field), at the draft's timestamp."""
+    ts = next((v for k, v in d.tree.members if k == "timestamp"), None) or _J("str", text="2026-07-18T03:10:22.531Z")
+    payload = _J("obj", members=[("type", _J("str", text="request_end")), ("status", _J("str", text="retryable")),
+                                 ("retry_in_ms", _J("num", text="0", typ=mi.FloatType()))])
+    return _J("obj", members=[("timestamp", ts), ("type", _J("str", text="event_msg")), ("payload", payload)])
+
+
 def _number_tie(rng: random.Random, d: _Draft) -> bool:
     nums = [v for v in _values(d) if v.kind == "num" and isinstance(v.typ, mi.FloatType)]
-    if not nums:
-        return False
+    if not nums:  # most messages hold no `number` field: one that does
+        d.tree = _request_end(d)
+        nums = [v for v in _values(d) if v.kind == "num"]
     for _ in range(20):
         found = tie(rng)
         if found is None:
