@@ -114,7 +114,6 @@ const SHARED_PER_ARRAY = 256;
 
 const ESCAPES: Record<number, string> = { 34: '"', 92: "\\", 47: "/", 98: "\b", 102: "\f", 110: "\n", 114: "\r", 116: "\t" };
 const NUMBER = /-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/y;
-const LETTER = /\p{L}/u;
 
 function isWs(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13;
@@ -229,8 +228,8 @@ export class Scanner {
     if (end < t.length) {
       const n = t.charCodeAt(end);
       const isDigit = n >= 48 && n <= 57;
-      // What Python's scanner counts as part of a malformed number: digits, . e E + - and letters.
-      if (isDigit || n === 46 || n === 101 || n === 69 || n === 43 || n === 45 || LETTER.test(charAt(t, end))) {
+      // What belongs to a number token (schema/README.md section 1.3): digits, . e E + - and ASCII letters.
+      if (isDigit || n === 46 || n === 43 || n === 45 || (n >= 65 && n <= 90) || (n >= 97 && n <= 122)) {
         const zero = m[0] === "0" || m[0] === "-0";
         throw new ScanError("invalid_json", zero && isDigit ? "leading zero" : "invalid number", i);
       }

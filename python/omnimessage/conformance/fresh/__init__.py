@@ -29,9 +29,10 @@ from typing import Any
 from ..._generated import models
 from ...errors import DecodeError
 from ..suite import FRESH_GROUP, Case, Suite
-from .byte_edits import BYTE_EDITS
+from . import after_numbers, cr_limit, number_ties, whitespace
+from .byte_edits import BYTE_EDITS as _BYTE_EDITS
 from .draft import _Draft
-from .edits import TREE_EDITS
+from .edits import TREE_EDITS as _TREE_EDITS
 from .tree import _J, _Writer
 from .values import _Gen
 
@@ -65,7 +66,11 @@ def new_seed() -> int:
     return secrets.randbelow(2**32)
 
 
+# the open-ended families of suite 2.1 (issue 20), each its own module
+TREE_EDITS = {**_TREE_EDITS, **number_ties.EDITS}
+BYTE_EDITS = {**_BYTE_EDITS, **after_numbers.EDITS, **whitespace.EDITS, **cr_limit.EDITS}
 EDITS: tuple[str, ...] = (*TREE_EDITS, *BYTE_EDITS)
+_LAST = ("truncate", "line-limit", "cr-limit")  # byte edits applied last, to the line as finally sent
 """Every hostile edit, by the name a fresh case's id and tags carry."""
 
 
@@ -115,7 +120,7 @@ def _draft(rng: random.Random) -> _Draft:
     d.odd = d.odd or rng.random() < 0.3
     d.data = _Writer(rng, d.odd).write(d.tree).encode("utf-8") + b"\n"
     # byte edits last; the line limit and the torn end apply to the line as finally sent
-    for name in sorted((e for e in chosen if e in BYTE_EDITS), key=lambda e: e in ("truncate", "line-limit")):
+    for name in sorted((e for e in chosen if e in BYTE_EDITS), key=lambda e: e in _LAST):
         if BYTE_EDITS[name][0](rng, d):
             d.edits.append(name)
     return d
