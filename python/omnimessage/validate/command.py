@@ -115,6 +115,9 @@ def configure(v: argparse.ArgumentParser) -> None:
                    help="send this request header to --sse-url (e.g. 'Authorization: Bearer ...'); repeatable; "
                         "values are never shown")
     v.add_argument("--format", choices=FORMATS, default="text", help="report format (default text)")
+    v.add_argument("--rules-url", default="", metavar="URL",
+                   help="the absolute URL of docs/rules.md that SARIF and HTML reports link each rule to "
+                        "(https://github.com/OWNER/omnimessage/blob/TAG/docs/rules.md)")
     v.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
     spread = v.add_mutually_exclusive_group()
     spread.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
@@ -247,6 +250,8 @@ def _run(args: argparse.Namespace) -> int:
         raise _Usage("--duration must be a finite number of seconds > 0")
     if args.max_findings < 1:
         raise _Usage("--max-findings must be >= 1")
+    if args.rules_url and not args.rules_url.startswith(("https://", "http://", "file://")):
+        raise _Usage("--rules-url must be an absolute URL (https://...)")
     sse_only = not args.paths and (args.sse or args.sse_url)
     if (args.sse or args.sse_url) and args.profile == "trace":
         raise _Usage("--sse and --sse-url carry streams: they are validated with the stream profile")
@@ -297,7 +302,7 @@ def _run(args: argparse.Namespace) -> int:
     with _text_out(args.output) as (out, tty):
         color = args.color == "always" or (args.color == "auto" and tty and not os.environ.get("NO_COLOR")
                                            and args.output is None)
-        reporter = make_reporter(args.format, out, color=color)
+        reporter = make_reporter(args.format, out, color=color, rules_url=args.rules_url)
         total = sum(u.size for u in units)
         progress = Progress(sys.stderr, total, enabled=stderr_tty and not args.no_progress)
         progress.units = len(units)
@@ -331,6 +336,7 @@ def _run(args: argparse.Namespace) -> int:
                 summary.add_note(f"{res.name}: {limit.note()}")
             limit.reset()
             summary.merge(res, findings=False)  # totals, failure, note; the findings went through sink
+            reporter.unit_input(unit)
             reporter.unit_end(res.name, res.lines)
             progress.done_unit(unit.size)
             logged.done(res)
