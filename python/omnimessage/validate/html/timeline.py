@@ -118,7 +118,8 @@ class Ctx:
                     node.fold = fold
         if k == "request_begin":
             self.attempts += 1
-            self.request = Node("request", label="request" + (f" · attempt {self.attempts}" if self.attempts > 1 else ""))
+            retry = f" · attempt {self.attempts}" if self.attempts > 1 else ""
+            self.request = Node("request", label="request" + retry)
             self.request.items.append(node)
             (self.turn.items if self.turn is not None else self.root).append(self.request)
             return
