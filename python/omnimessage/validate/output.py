@@ -144,10 +144,25 @@ def _gh_prop(s: str) -> str:
 
 
 class GithubReporter(Reporter):
-    """GitHub Actions workflow commands: `::error file=...,line=...,title=...::message`."""
+    """GitHub Actions workflow commands: `::error file=...,line=...,title=...::message`. With
+    `max_annotations` N (GitHub shows 10 of each severity per step), findings past the Nth of their
+    severity are plain log lines, and a closing `::notice` says how many were not annotated."""
+
+    def __init__(self, out: TextIO, max_annotations: int = 0) -> None:
+        super().__init__(out)
+        self.max_annotations = max_annotations
+        self.annotated: dict[str, int] = {}
+        self.plain = 0
 
     def finding(self, f: Finding) -> None:
         cmd = "error" if f.severity == "error" else "warning"
+        n = self.annotated[cmd] = self.annotated.get(cmd, 0) + 1
+        if self.max_annotations and n > self.max_annotations:
+            self.plain += 1
+            loc = f"{sanitize(f.path)}:{f.line}" if f.line else sanitize(f.path)
+            self.out.write(f"omnimessage validate: {loc}: {f.rule} {f.severity} (not annotated): "
+                           f"{sanitize(f.message)}\n")
+            return
         props = [f"file={_gh_prop(f.path)}"]
         if f.line:
             props.append(f"line={f.line}")
@@ -159,6 +174,10 @@ class GithubReporter(Reporter):
             self.out.write(f"::error title=unreadable input::{_gh_data(fail)}\n")
         if s.unlisted_failures:
             self.out.write(f"::error title=unreadable input::{s.unlisted_failures} more input(s), not listed\n")
+        if self.plain:
+            self.out.write(f"::notice title=omnimessage: annotations capped::{self.plain} more finding(s) not "
+                           f"annotated (GitHub shows {self.max_annotations} error and {self.max_annotations} warning "
+                           f"annotations per step): each is a log line above, and in the step summary's counts\n")
         self.out.write(
             f"omnimessage validate: {s.inputs} input(s), {s.messages} message(s): {s.errors} error(s), "
             f"{s.warnings} warning(s)\n"
@@ -280,7 +299,7 @@ def _xml_text(s: str) -> str:
     )
 
 
-def make_reporter(fmt: str, out: TextIO, *, color: bool, rules_url: str = "") -> Reporter:
+def make_reporter(fmt: str, out: TextIO, *, color: bool, rules_url: str = "", max_annotations: int = 0) -> Reporter:
     """The reporter of a format in :data:`FORMATS` writing to `out` (`color`: the text format's ANSI colours;
     `rules_url`: the absolute URL of docs/rules.md that SARIF and HTML link to)."""
     if fmt == "html":
@@ -294,7 +313,7 @@ def make_reporter(fmt: str, out: TextIO, *, color: bool, rules_url: str = "") ->
     if fmt == "junit":
         return JunitReporter(out)
     if fmt == "github":
-        return GithubReporter(out)
+        return GithubReporter(out, max_annotations)
     if fmt == "sarif":
         return SarifReporter(out, rules_url)
     raise ValueError(fmt)
