@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, BinaryIO, NoReturn, TextIO, cast
 
 from . import __version__
 from ._atomic import atomic_replace
+from ._bytes_diff import canonical_diff
 from ._files import NotReadable, open_regular
 from ._sanitize import MAX_MESSAGE_CHARS, clip_text, sanitize, sanitize_lines
 from ._write_errors import STDOUT, NamedStream, named
@@ -75,6 +76,8 @@ def _canonical_lines(fh: BinaryIO, name: str, args: argparse.Namespace, stats: d
             stats["changed"] += 1
             if args.check:
                 sys.stderr.write(f"{sanitize(name)}:{line.number}: not canonical\n")
+                if stats["changed"] == 1:  # the first difference of the run, shown (the rest only named)
+                    sys.stderr.write(canonical_diff(line.raw, out) + "\n")
         yield out + b"\n"
 
 
