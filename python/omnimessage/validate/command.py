@@ -385,9 +385,11 @@ def _run(args: argparse.Namespace) -> int:
             groups.write_text(out)
     if groups is not None and args.format not in ("text", "json"):
         groups.write_text(sys.stderr)
-    for fail in summary.failures:
+    # on a terminal, the text report has just listed them: once is enough
+    in_report = args.format == "text" and args.output is None and tty and stderr_tty
+    for fail in [] if in_report else summary.failures:
         sys.stderr.write(f"omnimessage validate: {sanitize(fail)}\n")
-    if summary.unlisted_failures:
+    if summary.unlisted_failures and not in_report:
         sys.stderr.write(f"omnimessage validate: {summary.unlisted_failures} more unreadable input(s)\n")
     return summary.exit_code  # EXIT_USAGE if an input was unreadable, else EXIT_ERRORS or EXIT_OK
 
