@@ -113,12 +113,39 @@ def target_rows(doc: dict[str, Any]) -> list[tuple[str, float | None, float, boo
     return rows
 
 
+def caption(doc: dict[str, Any]) -> str:
+    """The chart's caption: which run it shows (the commit measured, its day when recorded, the
+    machine), so an older chart is never read as the current code's."""
+    m = doc["machine"]
+    when = f" on {doc['date']}" if doc.get("date") else ""
+    load = m.get("load_average_1min")
+    busy = f", load {load[0]}" if load else ""
+    return (f"make bench run at commit {doc['commit']}{when} ({m['cores']} cores{busy}): that commit's numbers, "
+            f"rerun make bench for today's; * extrapolated from a slice; red: omnimessage")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python -m bench.report`: RESULTS.md and throughput.png again from results.json (no measuring)."""
+    import json
+    import sys
+
+    here = Path(__file__).resolve().parent
+    src = Path(argv[0]) if argv else here / "results.json"
+    doc = json.loads(src.read_text())
+    write_markdown(doc, src.parent / "RESULTS.md")
+    write_chart(doc, src.parent / "throughput.png")
+    sys.stdout.write(f"wrote {src.parent / 'RESULTS.md'} and {src.parent / 'throughput.png'} from {src}\n")
+    return 0
+
+
 def write_markdown(doc: dict[str, Any], path: Path) -> None:
     m = doc["machine"]
     out = [
         "# Benchmark results",
         "",
-        f"Commit `{doc['commit']}`, {m['cores']} cores ({m['cpu']}), Python {m['python']}, Node {m['node']}, "
+        f"Measured at commit `{doc['commit']}`" + (f" on {doc['date']}" if doc.get("date") else "")
+        + " (its numbers, not of later commits: rerun `make bench`), "
+        f"{m['cores']} cores ({m['cpu']}), Python {m['python']}, Node {m['node']}, "
         f"msgspec {m['msgspec']}; scale {doc['scale']:g}, {doc['seconds']} s in all"
         + (
             f"; 1-minute load average {m['load_average_1min'][0]} before, {m['load_average_1min'][1]} after "
@@ -254,7 +281,11 @@ def write_chart(doc: dict[str, Any], path: Path) -> None:
         ax.set_title(f"{task} on {corpus} (MB/s, higher is better)", fontsize=10, loc="left")
         ax.tick_params(labelsize=8)
         ax.set_xlim(0, max(r["mb_per_s"] for r in rows) * 1.15)
-    fig.text(0.01, 0.005, f"commit {doc['commit']}; * extrapolated from a slice; red: omnimessage", fontsize=7)
+    fig.text(0.01, 0.005, caption(doc), fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

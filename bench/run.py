@@ -183,6 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     load_after = os.getloadavg()[0]
     doc = {
         "commit": commit(),
+        "date": time.strftime("%Y-%m-%d", time.gmtime(started)),  # UTC: the day of the measurement
         "machine": {**machine(), "load_average_1min": [round(load_before, 2), round(load_after, 2)]},
         "scale": scale,
         "quick": args.quick,

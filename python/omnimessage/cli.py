@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import difflib
 import errno
 import importlib
 import os
@@ -16,6 +17,7 @@ from typing import TYPE_CHECKING, BinaryIO, NoReturn, TextIO, cast
 
 from . import __version__
 from ._atomic import atomic_replace
+from ._bytes_diff import canonical_diff
 from ._files import NotReadable, open_regular
 from ._sanitize import MAX_MESSAGE_CHARS, clip_text, sanitize, sanitize_lines
 from ._write_errors import STDOUT, NamedStream, named
@@ -33,13 +35,29 @@ class UsageError(Exception):
     pass
 
 
+def did_you_mean(words: list[str], options: list[str]) -> str:
+    """`; did you mean --profile?` for the words that look like a misspelt option (empty: none do)."""
+    longs = [o for o in options if o.startswith("--")]
+    hints = []
+    for w in words:
+        name = w.split("=", 1)[0]
+        close = difflib.get_close_matches(name, longs, n=1, cutoff=0.6) if name.startswith("--") else []
+        if close:
+            hints.append(f"{name}: did you mean {close[0]}?")
+    return "; " + "; ".join(hints) if hints else ""
+
+
 class Parser(argparse.ArgumentParser):
     """`argparse.ArgumentParser` whose output is harmless: its usage errors echo arguments
     (`invalid choice: ...`, `unrecognized arguments: ...`), which are made one clipped, sanitised
     line; everything else it prints goes through `sanitize_lines`. Subcommand parsers inherit it."""
 
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
+        if message.startswith("unrecognized arguments: "):  # a short usage line, and what was probably meant
+            message += did_you_mean(message.split(": ", 1)[1].split(), list(self._option_string_actions))
+            sys.stderr.write(f"usage: {self.prog} [OPTIONS] ... ('{self.prog} --help' lists the options)\n")
+        else:
+            self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {sanitize(clip_text(message, MAX_MESSAGE_CHARS))}\n")
 
     def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
@@ -75,6 +93,8 @@ def _canonical_lines(fh: BinaryIO, name: str, args: argparse.Namespace, stats: d
             stats["changed"] += 1
             if args.check:
                 sys.stderr.write(f"{sanitize(name)}:{line.number}: not canonical\n")
+                if stats["changed"] == 1:  # the first difference of the run, shown (the rest only named)
+                    sys.stderr.write(canonical_diff(line.raw, out) + "\n")
         yield out + b"\n"
 
 

@@ -159,7 +159,8 @@ def run_action(
             base = [str(DEV_BIN), env.get("PATH", "")]
         path = [str(p) for p in (path_prefix or [])] + extra_path + base
         env.update(PATH=os.pathsep.join(path), GITHUB_OUTPUT=str(out_file), GITHUB_PATH=str(gh_path),
-                   RUNNER_TEMP=str(runner_temp), GITHUB_WORKSPACE=str(workspace), NO_COLOR="1")
+                   RUNNER_TEMP=str(runner_temp), GITHUB_WORKSPACE=str(workspace), NO_COLOR="1",
+                   GITHUB_STEP_SUMMARY=str(runner_temp / "step_summary.md"))
         env.update(extra_env or {})
         proc = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], cwd=workspace,
                               env=env, capture_output=True, text=True, timeout=300)

@@ -69,6 +69,15 @@ def test_a_compressed_file_is_refused_once(capsys: pytest.CaptureFixture[str], t
     assert "invalid-utf8" not in out and "OM101" not in out
     assert f"compressed ({name}), not JSON Lines: decompress first" in err
     assert err.count("decompress first") == 1
+    assert f"`{name} -dc {path} | omnimessage validate -`" in err  # the command, ready to run
+
+
+def test_the_decompress_hint_keeps_the_stream_profile(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "capture.jsonl.gz"
+    path.write_bytes(gzip.compress((EXAMPLES / "stream.jsonl").read_bytes()))
+    rc, _, err = cli(capsys, "validate", "--no-progress", "--profile", "stream", str(path))
+    assert rc == 2
+    assert f"`gzip -dc {path} | omnimessage validate --profile stream -`" in err
 
 
 def test_a_plain_file_is_not_taken_for_compressed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -118,3 +127,26 @@ def test_subcommand_help_has_a_description(capsys: pytest.CaptureFixture[str], c
     assert paragraphs[0].startswith(f"usage: omnimessage {command}")
     assert not paragraphs[1].startswith(("positional arguments", "options")), out
     assert len(paragraphs[1].split()) >= 10
+
+
+# ------------------------------------------------------------------ issue 24: the frictions
+
+
+def test_a_misspelt_validate_option_gets_a_suggestion_not_the_whole_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        cli_main(["validate", "--proflie", "stream", "x.jsonl"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "unrecognized arguments: --proflie; --proflie: did you mean --profile?" in err
+    assert len(err.splitlines()) == 2 and "'omnimessage validate --help' lists the options" in err
+
+
+def test_an_unreadable_input_is_reported_once_on_a_terminal(capsys: pytest.CaptureFixture[str],
+                                                            monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import sys
+
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    rc, out, err = cli(capsys, "validate", "--color", "never", "--no-progress", str(tmp_path / "missing.jsonl"))
+    assert rc == 2
+    assert (out + err).count("missing.jsonl: no such file") == 1, out + err

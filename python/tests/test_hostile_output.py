@@ -279,7 +279,7 @@ def _conformance(tmp_path: Path, env: dict[str, str]) -> tuple[subprocess.Comple
     junit, report = tmp_path / "c.xml", tmp_path / "c.json"
     impl = f"{sys.executable} {BAD / 'hostile_strings.py'}"
     argv = [sys.executable, "-m", "omnimessage", "conformance", "--impl", impl, "-v", "--junit", str(junit),
-            "--json", str(report), "--timeout", "20"]
+            "--json", str(report), "--html", str(tmp_path / "c.html"), "--timeout", "20"]
     for c in CASES:
         argv += ["--case", c]
     proc = subprocess.run(argv, capture_output=True, timeout=120, env={**os.environ, **env})
@@ -294,6 +294,8 @@ def test_conformance_reports_are_harmless(tmp_path: Path, no_hello: bool) -> Non
     ET.parse(junit)
     harmless(junit.read_bytes())
     doc = json_harmless(harmless(report.read_bytes()))
+    page = harmless((tmp_path / "c.html").read_bytes())
+    assert "<script" not in page and "\\x1b" in page  # the testee's words, escaped
     assert "\\x1b]52;c;" in out and "  | \\x3a:add-mask::stderr" in out
     if no_hello:
         assert "did not start" in out and doc["errors"]

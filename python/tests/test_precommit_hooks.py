@@ -44,7 +44,7 @@ def files(tmp_path: Path) -> dict[str, Path]:
 
 def test_hooks_are_python_hooks_on_jsonl_files() -> None:
     hooks = _hooks()
-    assert set(hooks) == {"omnimessage-canonicalize", "omnimessage-validate"}
+    assert set(hooks) == {"omnimessage-canonicalize", "omnimessage-canonicalize-fix", "omnimessage-validate"}
     for hook in hooks.values():
         assert hook["language"] == "python"
         assert str(hook["entry"]).startswith("omnimessage ")
@@ -63,6 +63,31 @@ def test_canonicalize_hook(files: dict[str, Path], name: str, rc: int) -> None:
     assert files[name].read_bytes() == before
     if name == "loose":
         assert "loose.jsonl:1: not canonical" in proc.stderr
+        # the first difference, shown: where, and the file's bytes against the canonical ones
+        assert "  first difference at byte 13 (file " in proc.stderr
+        assert '    file:      {"timestamp": "' in proc.stderr and '    canonical: {"timestamp":"' in proc.stderr
+        assert proc.stderr.count("first difference") == 1  # once a run: the other lines are named
+        assert "loose.jsonl:3: not canonical" in proc.stderr
+
+
+@pytest.mark.parametrize(("name", "rc"), [("good", 0), ("loose", 1), ("invalid", 1)])
+def test_canonicalize_fix_hook(files: dict[str, Path], name: str, rc: int) -> None:
+    hook = _hooks()["omnimessage-canonicalize-fix"]
+    assert hook["args"] == ["--"]  # file names after it: a file named like an option stays a file name
+    before = files[name].read_bytes()
+    proc = _run_hook(hook, [files[name]], files[name].parent)
+    after = files[name].read_bytes()
+    if name == "good":
+        assert proc.returncode == 0 and after == before
+    elif name == "loose":  # rewritten: pre-commit fails the hook because the file changed, and shows it
+        assert after != before and proc.returncode == 0, proc.stderr
+        assert after.decode().splitlines() == [json.dumps(json.loads(x), separators=(",", ":"), ensure_ascii=False)
+                                               for x in before.decode().splitlines()]
+        again = _run_hook(_hooks()["omnimessage-canonicalize"], [files[name]], files[name].parent)
+        assert again.returncode == 0, again.stderr  # the report-only hook is satisfied now
+    else:  # invalid lines: never rewritten, and the hook fails
+        assert proc.returncode == rc and after == before
+        assert "left unchanged" in proc.stderr
 
 
 @pytest.mark.parametrize(("name", "rc"), [("good", 0), ("invalid", 1)])

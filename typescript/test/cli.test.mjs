@@ -188,6 +188,15 @@ describe("omnimessage.mjs canonicalize", () => {
     assert.equal(missing.err, "omnimessage: /nonexistent/x.jsonl: No such file or directory\n");
     assert.equal(run(["canonicalize", "--help"]).code, 0);
   });
+
+  test("calls itself omnimessage-ts, its installed name, in its usage", () => {
+    assert.ok(run(["--help"]).out.toString().startsWith("usage: omnimessage-ts [-h] [--version] COMMAND ...\n"));
+    assert.ok(run(["canonicalize", "--help"]).out.toString().startsWith("usage: omnimessage-ts canonicalize [-h]"));
+    const bogus = run(["canonicalize", "--bogus"]);
+    assert.ok(bogus.err.startsWith("usage: omnimessage-ts canonicalize [-h]"), bogus.err);
+    assert.ok(bogus.err.includes("omnimessage-ts canonicalize: error: unrecognized arguments: --bogus"), bogus.err);
+    assert.ok(run(["frobnicate"]).err.includes("omnimessage-ts: error: argument COMMAND: invalid choice"));
+  });
 });
 
 describe("omnimessage.mjs testee", () => {

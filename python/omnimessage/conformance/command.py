@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import shlex
 import shutil
@@ -69,6 +70,11 @@ def resolve_impl(spec: str, suite: Suite) -> Impl:
         raise ConformanceUsageError(f"--impl {spec!r}: {exc}") from None
     if not argv:
         raise ConformanceUsageError("--impl needs a command")
+    if len(argv) == 1 and shutil.which(argv[0]) is None and not os.path.exists(argv[0]):
+        known = ["python", "typescript", *BASELINES]
+        close = difflib.get_close_matches(spec, known, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else f" ({', '.join(known)}, or a command line)"
+        raise ConformanceUsageError(f"--impl {spec!r}: no such implementation, and no such command{hint}")
     return Impl(spec, argv)
 
 
@@ -151,6 +157,9 @@ def add_parser(sub: Any) -> None:
     p.add_argument("-v", "--verbose", action="store_true", help="print every case as it runs")
     p.add_argument("--junit", metavar="FILE", help="write a JUnit XML report")
     p.add_argument("--json", metavar="FILE", help="write a JSON report")
+    p.add_argument("--html", metavar="FILE", help="write a self-contained HTML report (the matrix by group, failures "
+                   "first, each with its byte diff); with --matrix too")
+    p.add_argument("--badge", metavar="FILE", help="write a shields.io endpoint JSON (passed/total) for a badge")
     p.add_argument(
         "--timeout",
         type=float,
@@ -242,6 +251,8 @@ def cmd_conformance(args: argparse.Namespace) -> int:
             out.write(f"# fresh cases from seed {seed}\n")
         return 0
     if args.matrix:
+        if args.badge:
+            return _usage("--badge describes one implementation's run: use it with --impl")
         return run_matrix(suite, out, args)
     if args.mutants:
         from .mutants import run_mutation_check
@@ -328,6 +339,13 @@ def cmd_conformance(args: argparse.Namespace) -> int:
         write_junit(result, args.junit, impl.name)
     if args.json:
         write_json_report(result, args.json, impl.argv, suite)
+    if args.html or args.badge:
+        from .html import write_badge, write_html
+
+        if args.html:
+            write_html(args.html, {impl.name: result}, suite)
+        if args.badge:
+            write_badge(args.badge, result)
     return 0 if result.ok else 1
 
 
@@ -409,6 +427,10 @@ def run_matrix(suite: Suite, out: TextIO, args: argparse.Namespace) -> int:
             ).rstrip()
             + "\n"
         )
+    if args.html:
+        from .html import write_html
+
+        write_html(args.html, rows, suite)
     for name in names:
         r = rows[name]
         if isinstance(r, RunResult) and not r.ok:

@@ -10,40 +10,13 @@ import base64
 import binascii
 from typing import Any
 
-from .escaping import clip, escape_bytes, printable
+from .._bytes_diff import first_difference
+from .escaping import clip, printable
 from .outcomes import FAILED, PASSED, SKIPPED
 from .suite import OPTIONAL_FEATURES, Case
 from .testee_process import TesteeError
 
 __all__ = ["describe_expectation", "first_difference", "judge"]
-
-
-def first_difference(expected: bytes, got: bytes, context: int = 24) -> str:
-    """Where two byte strings first differ, shown in context with a caret under the byte."""
-    n = min(len(expected), len(got))
-    i = next((k for k in range(n) if expected[k] != got[k]), n)
-    if i == len(expected) == len(got):
-        return "identical"
-    lo = max(0, i - context)
-    lead = "..." if lo else ""
-    prefix = escape_bytes(expected[lo:i])
-
-    def seg(b: bytes) -> str:
-        tail = "..." if len(b) > i + context else ""
-        return lead + escape_bytes(b[lo : i + context]) + tail
-
-    if i == len(got):
-        what = f"got ends early: {len(got)} bytes, expected {len(expected)}"
-    elif i == len(expected):
-        what = f"got has {len(got) - len(expected)} extra bytes after the expected {len(expected)}"
-    else:
-        what = f"expected {len(expected)} bytes, got {len(got)}"
-    return (
-        f"first difference at byte {i} ({what})\n"
-        f"  expected: {seg(expected)}\n"
-        f"  got:      {seg(got)}\n"
-        f"            {' ' * (len(lead) + len(prefix))}^"
-    )
 
 
 def describe_expectation(case: Case) -> str:

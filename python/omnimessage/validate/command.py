@@ -17,6 +17,7 @@ from typing import Any, Final, TextIO
 from .._generated.models import DEFAULT_MAX_LINE_BYTES
 from .._sanitize import sanitize
 from .._write_errors import STDOUT, named
+from .ci_summary import with_extra_reports
 from .engine import Finding
 from .hints import profile_hint
 from .inputs import (
@@ -115,6 +116,16 @@ def configure(v: argparse.ArgumentParser) -> None:
                    help="send this request header to --sse-url (e.g. 'Authorization: Bearer ...'); repeatable; "
                         "values are never shown")
     v.add_argument("--format", choices=FORMATS, default="text", help="report format (default text)")
+    v.add_argument("--rules-url", default="", metavar="URL",
+                   help="the absolute URL of docs/rules.md that SARIF and HTML reports link each rule to "
+                        "(https://github.com/OWNER/omnimessage/blob/TAG/docs/rules.md)")
+    v.add_argument("--sarif", metavar="FILE", help="also write a SARIF report to FILE (the same run as --format)")
+    v.add_argument("--summary", metavar="FILE",
+                   help="also append a Markdown summary to FILE (counts by rule, the first findings): "
+                        "$GITHUB_STEP_SUMMARY in GitHub Actions")
+    v.add_argument("--max-annotations", type=int, default=0, metavar="N",
+                   help="--format github: annotate the first N findings of each severity, list the rest as log "
+                        "lines and say how many (GitHub shows 10 per step; default 0: annotate all)")
     v.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE instead of standard output")
     spread = v.add_mutually_exclusive_group()
     spread.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
@@ -247,6 +258,8 @@ def _run(args: argparse.Namespace) -> int:
         raise _Usage("--duration must be a finite number of seconds > 0")
     if args.max_findings < 1:
         raise _Usage("--max-findings must be >= 1")
+    if args.rules_url and not args.rules_url.startswith(("https://", "http://", "file://")):
+        raise _Usage("--rules-url must be an absolute URL (https://...)")
     sse_only = not args.paths and (args.sse or args.sse_url)
     if (args.sse or args.sse_url) and args.profile == "trace":
         raise _Usage("--sse and --sse-url carry streams: they are validated with the stream profile")
@@ -294,10 +307,16 @@ def _run(args: argparse.Namespace) -> int:
         summary.add_failure(problem)
     root_of: dict[str, Root] = {r.path: r for r in roots}
     started = time.monotonic()
-    with _text_out(args.output) as (out, tty):
+    with _text_out(args.output) as (out, tty), contextlib.ExitStack() as stack:
         color = args.color == "always" or (args.color == "auto" and tty and not os.environ.get("NO_COLOR")
                                            and args.output is None)
-        reporter = make_reporter(args.format, out, color=color)
+        reporter = make_reporter(args.format, out, color=color, rules_url=args.rules_url,
+                                 max_annotations=max(args.max_annotations, 0))
+        try:  # --sarif FILE, --summary FILE: more reports of the same run
+            reporter = with_extra_reports(reporter, stack, args.format, sarif=args.sarif, summary=args.summary,
+                                          max_annotations=args.max_annotations, rules_url=args.rules_url)
+        except ValueError as exc:
+            raise _Usage(str(exc)) from None
         total = sum(u.size for u in units)
         progress = Progress(sys.stderr, total, enabled=stderr_tty and not args.no_progress)
         progress.units = len(units)
@@ -331,6 +350,7 @@ def _run(args: argparse.Namespace) -> int:
                 summary.add_note(f"{res.name}: {limit.note()}")
             limit.reset()
             summary.merge(res, findings=False)  # totals, failure, note; the findings went through sink
+            reporter.unit_input(unit)
             reporter.unit_end(res.name, res.lines)
             progress.done_unit(unit.size)
             logged.done(res)
@@ -365,9 +385,11 @@ def _run(args: argparse.Namespace) -> int:
             groups.write_text(out)
     if groups is not None and args.format not in ("text", "json"):
         groups.write_text(sys.stderr)
-    for fail in summary.failures:
+    # on a terminal, the text report has just listed them: once is enough
+    in_report = args.format == "text" and args.output is None and tty and stderr_tty
+    for fail in [] if in_report else summary.failures:
         sys.stderr.write(f"omnimessage validate: {sanitize(fail)}\n")
-    if summary.unlisted_failures:
+    if summary.unlisted_failures and not in_report:
         sys.stderr.write(f"omnimessage validate: {summary.unlisted_failures} more unreadable input(s)\n")
     return summary.exit_code  # EXIT_USAGE if an input was unreadable, else EXIT_ERRORS or EXIT_OK
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import errno
 import io
 import re
+import shlex
 from collections.abc import Iterable
 from typing import BinaryIO, Final
 
@@ -34,16 +35,18 @@ NO_SESSION_META: Final = "OM201"
 """trace-opens-with-session-meta."""
 
 
-def refuse_compressed_head(fh: BinaryIO, path: str) -> None:
+def refuse_compressed_head(fh: BinaryIO, path: str, profile: str = "trace") -> None:
     """Raise OSError (the input is then reported unreadable, once) if the open file `fh`, named
-    `path`, starts compressed: looks at its buffered head without consuming it (so a pipe too)."""
+    `path`, starts compressed: looks at its buffered head without consuming it (so a pipe too). The
+    hint is the command to run, the profile kept (`--profile stream` when that was asked for)."""
     head = fh.peek(6)[:6] if isinstance(fh, io.BufferedReader) else b""
+    flags = " --profile stream" if profile == "stream" else ""
     for magic, name, command in COMPRESSED_MAGIC:
         if head.startswith(magic):
             raise OSError(
                 errno.EINVAL,
                 f"compressed ({name}), not JSON Lines: decompress first, e.g. "
-                f"`{command} FILE | omnimessage validate -`",
+                f"`{command} {shlex.quote(path)} | omnimessage validate{flags} -`",
                 path,
             )
 

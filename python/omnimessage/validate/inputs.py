@@ -307,7 +307,7 @@ def _run_file(unit: FileUnit, opts: Options, out: Sink, res: UnitResult, progres
     from .storage import open_input  # a URL goes through fsspec (storage imports this module)
 
     with open_input(unit.path, opts, streams=not unit.root, follow=not unit.root) as fh:
-        refuse_compressed_head(fh, unit.path)
+        refuse_compressed_head(fh, unit.path, opts.profile)
         if unit.layout_warning and opts.profile == "trace":
             out(Finding("OM801", RULES["OM801"].severity,
                         "not laid out as <yyyy-mm-dd>/<session_id>_<NNN>.jsonl under the root; validated alone",

@@ -24,9 +24,8 @@ from .rules import RULES
 
 __all__ = ["FORMATS", "Progress", "Reporter", "Summary", "make_reporter"]
 
-FORMATS: Final = ("text", "json", "junit", "github", "sarif")
+FORMATS: Final = ("text", "json", "junit", "github", "sarif", "html")
 TOOL_NAME: Final = "omnimessage-validate"
-INFO_URI: Final = "docs/rules.md"
 
 
 Summary = Report
@@ -46,6 +45,9 @@ class Reporter:
     def finding(self, f: Finding) -> None:
         """Write one finding (strings from input sanitised)."""
         raise NotImplementedError
+
+    def unit_input(self, unit: object) -> None:
+        """The input whose findings were just given, before :meth:`unit_end` (the HTML report reads its files)."""
 
     def unit_end(self, name: str, ok_lines: int) -> None:
         """After the findings of one input (`name`, with `ok_lines` lines read)."""
@@ -142,10 +144,25 @@ def _gh_prop(s: str) -> str:
 
 
 class GithubReporter(Reporter):
-    """GitHub Actions workflow commands: `::error file=...,line=...,title=...::message`."""
+    """GitHub Actions workflow commands: `::error file=...,line=...,title=...::message`. With
+    `max_annotations` N (GitHub shows 10 of each severity per step), findings past the Nth of their
+    severity are plain log lines, and a closing `::notice` says how many were not annotated."""
+
+    def __init__(self, out: TextIO, max_annotations: int = 0) -> None:
+        super().__init__(out)
+        self.max_annotations = max_annotations
+        self.annotated: dict[str, int] = {}
+        self.plain = 0
 
     def finding(self, f: Finding) -> None:
         cmd = "error" if f.severity == "error" else "warning"
+        n = self.annotated[cmd] = self.annotated.get(cmd, 0) + 1
+        if self.max_annotations and n > self.max_annotations:
+            self.plain += 1
+            loc = f"{sanitize(f.path)}:{f.line}" if f.line else sanitize(f.path)
+            self.out.write(f"omnimessage validate: {loc}: {f.rule} {f.severity} (not annotated): "
+                           f"{sanitize(f.message)}\n")
+            return
         props = [f"file={_gh_prop(f.path)}"]
         if f.line:
             props.append(f"line={f.line}")
@@ -157,6 +174,10 @@ class GithubReporter(Reporter):
             self.out.write(f"::error title=unreadable input::{_gh_data(fail)}\n")
         if s.unlisted_failures:
             self.out.write(f"::error title=unreadable input::{s.unlisted_failures} more input(s), not listed\n")
+        if self.plain:
+            self.out.write(f"::notice title=omnimessage: annotations capped::{self.plain} more finding(s) not "
+                           f"annotated (GitHub shows {self.max_annotations} error and {self.max_annotations} warning "
+                           f"annotations per step): each is a log line above, and in the step summary's counts\n")
         self.out.write(
             f"omnimessage validate: {s.inputs} input(s), {s.messages} message(s): {s.errors} error(s), "
             f"{s.warnings} warning(s)\n"
@@ -167,9 +188,16 @@ class GithubReporter(Reporter):
 
 
 class SarifReporter(Reporter):
-    """SARIF 2.1.0: one run, the whole rule catalogue as `tool.driver.rules`, one result per finding."""
+    """SARIF 2.1.0: one run, the whole rule catalogue as `tool.driver.rules`, one result per finding.
+    `helpUri` and `informationUri` are absolute (`rules_url`, `--rules-url`), or absent without one:
+    a relative link goes nowhere in code scanning."""
+
+    def __init__(self, out: TextIO, rules_url: str = "") -> None:
+        super().__init__(out)
+        self.rules_url = rules_url
 
     def begin(self) -> None:
+        url = self.rules_url
         self.index = {rid: i for i, rid in enumerate(RULES)}
         rules = [
             {
@@ -178,7 +206,7 @@ class SarifReporter(Reporter):
                 "shortDescription": {"text": r.summary},
                 "fullDescription": {"text": r.explanation},
                 "help": {"text": r.hint},
-                "helpUri": f"{INFO_URI}#{r.id.lower()}",
+                **({"helpUri": f"{url}#{r.id.lower()}"} if url else {}),
                 "defaultConfiguration": {"level": r.severity},
                 "properties": {"profiles": sorted(r.profiles)},
             }
@@ -187,7 +215,8 @@ class SarifReporter(Reporter):
         head = {
             "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
             "version": "2.1.0",
-            "runs": [{"tool": {"driver": {"name": TOOL_NAME, "informationUri": INFO_URI, "rules": rules}}}],
+            "runs": [{"tool": {"driver": {"name": TOOL_NAME, **({"informationUri": url} if url else {}),
+                                          "rules": rules}}}],
         }
         text = json.dumps(head, ensure_ascii=False)
         # open the run object again to stream its results
@@ -270,8 +299,13 @@ def _xml_text(s: str) -> str:
     )
 
 
-def make_reporter(fmt: str, out: TextIO, *, color: bool) -> Reporter:
-    """The reporter of a format in :data:`FORMATS` writing to `out` (`color`: the text format's ANSI colours)."""
+def make_reporter(fmt: str, out: TextIO, *, color: bool, rules_url: str = "", max_annotations: int = 0) -> Reporter:
+    """The reporter of a format in :data:`FORMATS` writing to `out` (`color`: the text format's ANSI colours;
+    `rules_url`: the absolute URL of docs/rules.md that SARIF and HTML link to)."""
+    if fmt == "html":
+        from .html import HtmlReporter
+
+        return HtmlReporter(out, rules_url)
     if fmt == "text":
         return TextReporter(out, color)
     if fmt == "json":
@@ -279,9 +313,9 @@ def make_reporter(fmt: str, out: TextIO, *, color: bool) -> Reporter:
     if fmt == "junit":
         return JunitReporter(out)
     if fmt == "github":
-        return GithubReporter(out)
+        return GithubReporter(out, max_annotations)
     if fmt == "sarif":
-        return SarifReporter(out)
+        return SarifReporter(out, rules_url)
     raise ValueError(fmt)
 
 

@@ -7,6 +7,7 @@
 
 import { DEFAULT_MAX_LINE_BYTES, LineSplitter, encode, type DecodeError, type RawLine } from "omnimessage";
 import { readLine } from "#internal";
+import { canonicalDiff } from "./bytes-diff.js";
 import { writeErr } from "./output.js";
 import { clipText, sanitize } from "./sanitize.js";
 
@@ -60,7 +61,11 @@ export async function* canonicalLines(stream: AsyncIterable<Uint8Array>, name: s
     const out = Buffer.from(encode(line.message), "utf8");
     if (!out.equals(line.raw)) {
       stats.changed++;
-      if (args.check) await writeErr(`${sanitize(name)}:${line.number}: not canonical\n`);
+      if (args.check) {
+        await writeErr(`${sanitize(name)}:${line.number}: not canonical\n`);
+        // the first difference of the run, shown (the rest only named), as the Python binding does
+        if (stats.changed === 1) await writeErr(canonicalDiff(line.raw, out) + "\n");
+      }
     }
     yield out;
     yield LF;

@@ -12,7 +12,7 @@ import { canonicalize } from "./canonicalize.js";
 import { removePendingTemp } from "./in-place.js";
 import { MAX_MESSAGE_CHARS, clipText, sanitize } from "./sanitize.js";
 import { testee } from "./testee.js";
-import { EXIT_OK, EXIT_USAGE, HELP, HELP_CANON, USAGE, UsageError, packageVersion, parseCanonicalize } from "./usage.js";
+import { EXIT_OK, EXIT_USAGE, HELP, HELP_CANON, PROG, USAGE, USAGE_CANON, UsageError, packageVersion, parseCanonicalize } from "./usage.js";
 
 /** The exit code of an internal error (EX_SOFTWARE). */
 const EXIT_INTERNAL = 70;
@@ -78,8 +78,8 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(USAGE);
     process.stderr.write(
       command === undefined
-        ? "omnimessage: error: the following arguments are required: COMMAND\n"
-        : `omnimessage: error: argument COMMAND: invalid choice: '${echo(command)}' (choose from 'canonicalize', 'testee')\n`,
+        ? `${PROG}: error: the following arguments are required: COMMAND\n`
+        : `${PROG}: error: argument COMMAND: invalid choice: '${echo(command)}' (choose from 'canonicalize', 'testee')\n`,
     );
     return EXIT_USAGE;
   }
@@ -89,8 +89,8 @@ async function main(argv: readonly string[]): Promise<number> {
     return EXIT_OK;
   }
   if (unknown.length) {
-    process.stderr.write(USAGE);
-    process.stderr.write(`omnimessage: error: unrecognized arguments: ${echo(unknown.join(" "))}\n`);
+    process.stderr.write(USAGE_CANON);
+    process.stderr.write(`${PROG} canonicalize: error: unrecognized arguments: ${echo(unknown.join(" "))}\n`);
     return EXIT_USAGE;
   }
   try {

@@ -11,8 +11,10 @@ export const EXIT_OK = 0;
 export const EXIT_INVALID = 1;
 export const EXIT_USAGE = 2;
 
-export const USAGE = "usage: omnimessage [-h] [--version] COMMAND ...\n";
-export const USAGE_CANON = "usage: omnimessage canonicalize [-h] [--in-place] [--keep-invalid] [--check] [--lenient] [FILE ...]\n";
+/** The command's name as installed (package.json `bin`); `omnimessage` is the Python command. */
+export const PROG = "omnimessage-ts";
+export const USAGE = `usage: ${PROG} [-h] [--version] COMMAND ...\n`;
+export const USAGE_CANON = `usage: ${PROG} canonicalize [-h] [--in-place] [--keep-invalid] [--check] [--lenient] [FILE ...]\n`;
 export const HELP = `${USAGE}
 OmniMessage toolkit (TypeScript binding).
 

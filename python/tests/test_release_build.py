@@ -1,0 +1,74 @@
+"""The release workflow (.github/workflows/release.yml): it runs on a `v*` tag, builds with
+dev/build-dist.sh and publishes by trusted publishing (OIDC, no stored token). Here the script runs
+the same way (`TAG=v<version> bash dev/build-dist.sh OUT`): the sdist, the wheel and the npm tarball
+come out, carry the version, and a wrong tag is refused."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tarfile
+import zipfile
+from pathlib import Path
+
+import pytest
+import yaml
+from conftest import ROOT, needs
+
+from omnimessage import __version__
+
+WORKFLOW = ROOT / ".github" / "workflows" / "release.yml"
+
+
+def _build(out: Path, tag: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+           "TAG": tag, "PYTHON": sys.executable}
+    return subprocess.run(["bash", str(ROOT / "dev" / "build-dist.sh"), str(out)], env=env, capture_output=True,
+                          text=True, timeout=900)
+
+
+def test_the_workflow_builds_with_the_script_and_publishes_by_trusted_publishing() -> None:
+    wf = yaml.safe_load(WORKFLOW.read_text("utf-8"))
+    on = wf.get("on", wf.get(True))  # YAML 1.1 reads a bare `on` as true
+    assert on == {"push": {"tags": ["v*"]}}
+    jobs = wf["jobs"]
+    runs = [s.get("run", "") for s in jobs["build"]["steps"]]
+    assert any("bash dev/build-dist.sh dist" in r for r in runs)
+    assert jobs["build"]["steps"][-2]["env"]["TAG"] == "${{ github.ref_name }}"
+    for name in ("pypi", "npm"):
+        assert jobs[name]["permissions"] == {"id-token": "write"} and jobs[name]["needs"] == "build"
+    pypi = [s for s in jobs["pypi"]["steps"] if "uses" in s and "pypi-publish" in s["uses"]]
+    assert pypi and pypi[0]["with"] == {"packages-dir": "dist/python/"}  # no password: trusted publishing
+    npm = " ".join(s.get("run", "") for s in jobs["npm"]["steps"])
+    assert "npm publish dist/npm/omnimessage-*.tgz --provenance" in npm and "NODE_AUTH_TOKEN" not in WORKFLOW.read_text()
+
+
+@needs("npm")
+def test_the_script_builds_sdist_wheel_and_npm_tarball(tmp_path: Path) -> None:
+    out = tmp_path / "dist"
+    r = _build(out, f"v{__version__}")
+    assert r.returncode == 0, r.stdout + r.stderr
+    sdist = out / "python" / f"omnimessage-{__version__}.tar.gz"
+    wheel = out / "python" / f"omnimessage-{__version__}-py3-none-any.whl"
+    tgz = out / "npm" / f"omnimessage-{__version__}.tgz"
+    assert sorted(p.name for p in (out / "python").iterdir()) == sorted([sdist.name, wheel.name])
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"omnimessage/cli.py", "omnimessage/validate/html/page.js", "omnimessage/validate/html/page.css"} <= names
+    with tarfile.open(sdist) as t:
+        assert f"omnimessage-{__version__}/pyproject.toml" in t.getnames()
+    with tarfile.open(tgz) as t:
+        members = t.getnames()
+    assert "package/package.json" in members and any(re.match(r"package/dist/.*\.js$", m) for m in members)
+
+
+def test_a_tag_that_is_not_the_version_is_refused(tmp_path: Path) -> None:
+    r = _build(tmp_path / "dist", "v9.9.9-not-this")
+    assert r.returncode == 1 and "does not match the version" in r.stderr
+    assert not (tmp_path / "dist" / "python").exists()
+
+
+@pytest.mark.parametrize("doc", ["README.md"])
+def test_the_readme_names_the_workflow(doc: str) -> None:
+    assert ".github/workflows/release.yml" in (ROOT / doc).read_text("utf-8")
