@@ -31,8 +31,26 @@ pub fn write_f64(out: &mut Vec<u8>, x: f64) {
         out.push(b'-');
     }
     let mut buf = Buf { bytes: [0; 40], len: 0 };
-    // Rust's `{:e}` gives the shortest digits that round-trip, the closest of them to x.
+    // Rust's `{:e}` gives the shortest digits that round-trip (k of them); ECMAScript wants, of
+    // the k-digit decimals that round-trip, the one closest to x: the correctly rounded k digits
+    // (`{:.(k-1)e}`), which round-trip whenever any k-digit decimal does (checked all the same).
     let _ = write!(buf, "{:e}", x.abs());
+    let k = buf.bytes[..buf.len]
+        .iter()
+        .take_while(|&&c| c != b'e')
+        .filter(|c| c.is_ascii_digit())
+        .count();
+    if k > 1 {
+        let mut exact = Buf { bytes: [0; 40], len: 0 };
+        if write!(exact, "{:.*e}", k - 1, x.abs()).is_ok()
+            && std::str::from_utf8(&exact.bytes[..exact.len])
+                .ok()
+                .and_then(|t| t.parse::<f64>().ok())
+                == Some(x.abs())
+        {
+            buf = exact;
+        }
+    }
     let s = &buf.bytes[..buf.len];
     let e_at = s.iter().position(|&c| c == b'e').unwrap_or(s.len());
     let (mantissa, exp) = (&s[..e_at], &s[(e_at + 1).min(s.len())..]);
