@@ -13,7 +13,7 @@
 
 use crate::generated::enums::{Role, StopReason};
 use crate::generated::tables::payload_info;
-use crate::generated::types::*;
+use crate::generated::*;
 use crate::values::Fragment;
 
 /// A segment's key: origin chain, partial type, `tool_call_id`.

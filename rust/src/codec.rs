@@ -5,7 +5,7 @@
 
 use crate::de::{De, Decode};
 use crate::error::{Category, DecodeError};
-use crate::generated::types::Message;
+use crate::generated::Message;
 use crate::grammar::{self, is_ws};
 use crate::pointer::Path;
 use crate::ser::Encode;

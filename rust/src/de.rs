@@ -8,7 +8,7 @@ use crate::error::{clip, Category, DecodeError};
 use crate::grammar::{rfc_number_end, skip_ws};
 use crate::number;
 use crate::pointer::Path;
-use crate::strings::{find_quote_or_backslash, unescape};
+use crate::strings::{find_quote_or_backslash, unescape, unescape_str};
 use crate::values::{Fragment, NumberOrString, Verbatim};
 
 pub type Result<T> = std::result::Result<T, DecodeError>;
@@ -221,13 +221,16 @@ impl<'a> De<'a> {
         if self.at() == b'"' {
             let start = at + 1;
             let (body, escaped) = self.string_body();
+            // the line is valid UTF-8 and the quotes are ASCII: the body is text
+            let text = self.text.get(start..start + body.len()).unwrap_or("");
             if !escaped {
-                // the line is valid UTF-8 and the quotes are ASCII: the body is text
-                if let Some(s) = self.text.get(start..start + body.len()) {
-                    return Ok(s.to_owned());
-                }
+                return Ok(text.to_owned());
             }
-            self.i = at;
+            let mut out = String::with_capacity(body.len());
+            if unescape_str(text, &mut out) {
+                return Ok(out);
+            }
+            return Err(self.error(Category::LoneSurrogate, path, at, "string escapes a lone surrogate"));
         }
         let (bytes, lone) = self.wtf8(path)?;
         if lone {

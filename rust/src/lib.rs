@@ -35,6 +35,7 @@ pub use error::{Category, DecodeError};
 pub use generated::builders;
 pub use generated::enums::*;
 pub use generated::guards;
+pub use generated::message::*;
 pub use generated::tables;
 pub use generated::types::*;
 pub use values::{Fragment, NumberOrString, Verbatim};

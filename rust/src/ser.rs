@@ -83,3 +83,10 @@ impl<T: Encode> Encode for Vec<T> {
         out.push(b']');
     }
 }
+
+/// Writes a string that needs no escape (a vocabulary value) in quotes.
+pub fn write_plain(out: &mut Vec<u8>, s: &str) {
+    out.push(b'"');
+    out.extend_from_slice(s.as_bytes());
+    out.push(b'"');
+}

@@ -17,9 +17,58 @@ static ESCAPE: [u8; 256] = {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
-/// The position of the first `"` or `\` at or after `i` (or the end).
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// The bytes of `w` equal to `c` (high bit of each such byte set; the lowest set bit is exact).
+#[inline]
+fn eq_mask(w: u64, c: u8) -> u64 {
+    let x = w ^ (LO * u64::from(c));
+    x.wrapping_sub(LO) & !x & HI
+}
+
+/// The bytes of `w` below 0x20 (the lowest set bit is exact).
+#[inline]
+fn control_mask(w: u64) -> u64 {
+    w.wrapping_sub(LO * 0x20) & !w & HI
+}
+
+#[inline]
+fn word(b: &[u8], i: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&b[i..i + 8]);
+    u64::from_le_bytes(w)
+}
+
+/// The position of the first `"`, `\` or control character at or after `i` (or the end):
+/// eight bytes at a time.
+#[inline]
+pub(crate) fn find_string_stop(b: &[u8], mut i: usize) -> usize {
+    while i + 8 <= b.len() {
+        let w = word(b, i);
+        let m = eq_mask(w, b'"') | eq_mask(w, b'\\') | control_mask(w);
+        if m != 0 {
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < b.len() && ESCAPE[b[i] as usize] == 0 {
+        i += 1;
+    }
+    i
+}
+
+/// The position of the first `"` or `\` at or after `i` (or the end), eight bytes at a time.
 #[inline]
 pub(crate) fn find_quote_or_backslash(b: &[u8], mut i: usize) -> usize {
+    while i + 8 <= b.len() {
+        let w = word(b, i);
+        let m = eq_mask(w, b'"') | eq_mask(w, b'\\');
+        if m != 0 {
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
     while i < b.len() {
         let c = b[i];
         if c == b'"' || c == b'\\' {
@@ -110,6 +159,68 @@ pub(crate) fn unescape(body: &[u8], out: &mut Vec<u8>) -> bool {
     lone
 }
 
+/// The first byte at or after `i` that needs an escape, or 0xED (which may start a WTF-8 surrogate).
+#[inline]
+fn find_string_stop_or_ed(b: &[u8], mut i: usize) -> usize {
+    while i + 8 <= b.len() {
+        let w = word(b, i);
+        let m = eq_mask(w, b'"') | eq_mask(w, b'\\') | control_mask(w) | eq_mask(w, 0xED);
+        if m != 0 {
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i.min(b.len())
+}
+
+/// Unescapes the body of a grammar-valid string (text between its quotes) into `out`, copying the
+/// runs between escapes as text (already valid: nothing is validated twice); false when it
+/// escapes a lone surrogate, which a `String` cannot hold.
+pub(crate) fn unescape_str(body: &str, out: &mut String) -> bool {
+    let b = body.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let j = find_quote_or_backslash(b, i);
+        out.push_str(body.get(i..j).unwrap_or(""));
+        if j >= b.len() {
+            break;
+        }
+        i = j + 2;
+        match b.get(j + 1).copied().unwrap_or(b'\\') {
+            b'b' => out.push('\u{8}'),
+            b'f' => out.push('\u{c}'),
+            b'n' => out.push('\n'),
+            b'r' => out.push('\r'),
+            b't' => out.push('\t'),
+            b'u' => {
+                let cp = hex4(b.get(j + 2..j + 6).unwrap_or(b"0000"));
+                i = j + 6;
+                let c = if (0xD800..0xDC00).contains(&cp) {
+                    let low = b
+                        .get(i..i + 6)
+                        .filter(|n| n[0] == b'\\' && n[1] == b'u')
+                        .map(|n| hex4(&n[2..]));
+                    match low {
+                        Some(low) if (0xDC00..0xE000).contains(&low) => {
+                            i += 6;
+                            char::from_u32(0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00))
+                        }
+                        _ => None,
+                    }
+                } else {
+                    char::from_u32(cp)
+                };
+                match c {
+                    Some(c) => out.push(c),
+                    None => return false,
+                }
+            }
+            other => out.push(other as char), // `"`, `\`, `/`
+        }
+    }
+    true
+}
+
 /// Writes `s` as a JSON string, escaped as `JSON.stringify` escapes it.
 pub fn write_str(out: &mut Vec<u8>, s: &str) {
     write_wtf8(out, s.as_bytes());
@@ -125,6 +236,9 @@ pub(crate) fn write_wtf8(out: &mut Vec<u8>, b: &[u8]) {
         let c = b[i];
         if ESCAPE[c as usize] == 0 && !(c == 0xED && b.get(i + 1).is_some_and(|&n| n >= 0xA0)) {
             i += 1;
+            if c < 0x80 {
+                i = find_string_stop_or_ed(b, i);
+            }
             continue;
         }
         out.extend_from_slice(&b[start..i]);

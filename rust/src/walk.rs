@@ -9,7 +9,7 @@ use std::collections::HashSet;
 
 use crate::de::De;
 use crate::error::{clip, Category, DecodeError};
-use crate::generated::tables::{payload_info, PayloadInfo};
+use crate::generated::tables::{payload_info, PayloadInfo, Shape};
 use crate::grammar::{rfc_number_end, skip_ws};
 use crate::number;
 use crate::pointer::Path;
@@ -73,13 +73,45 @@ impl<'a> Walk<'a> {
         (Cow::Owned(out), lone, j + 1)
     }
 
-    fn at_verbatim(&self, in_payload: bool) -> bool {
-        in_payload
-            && self.info.is_some_and(|info| {
-                info.verbatim.iter().any(|(path, _)| {
-                    path.len() == self.rel.len() && path.iter().zip(&self.rel).all(|(a, b)| *a == b.as_ref())
-                })
-            })
+    /// The shape of the verbatim value kept where the walk is, if one is.
+    fn at_verbatim(&self, in_payload: bool) -> Option<Shape> {
+        if !in_payload {
+            return None;
+        }
+        let info = self.info?;
+        info.verbatim
+            .iter()
+            .find(|(path, _)| path.len() == self.rel.len() && path.iter().zip(&self.rel).all(|(a, b)| *a == b.as_ref()))
+            .map(|(_, shape)| *shape)
+    }
+
+    /// A verbatim value: its shape is checked where the walk meets it (as the Python and TypeScript
+    /// bindings do: a value there that is not an object, or a scalar map's member that is not a
+    /// scalar, is refused in document order with the lexical defects); its inside is not walked.
+    fn verbatim(&self, i: usize, path: &Path<'_>, shape: Shape) -> Result<usize, DecodeError> {
+        let mut d = De::new(self.text, i);
+        let wrong = |at: usize, pointer, detail: &str| DecodeError::new(Category::WrongType, pointer, Some(at), detail);
+        if self.b.get(i) != Some(&b'{') {
+            return Err(wrong(i, path.render(), "a verbatim value here must be a JSON object"));
+        }
+        if shape == Shape::ScalarMap {
+            d.i += 1;
+            while let Some((_, key_start)) = d.next_key(&[]) {
+                let v = d.value_start();
+                if matches!(self.b.get(v), Some(b'{' | b'[' | b'n')) {
+                    let key = d.key_text(key_start);
+                    return Err(wrong(
+                        v,
+                        path.render_with(key.as_bytes()),
+                        "values here must be strings, numbers or booleans",
+                    ));
+                }
+                d.skip_value();
+            }
+            return Ok(d.i);
+        }
+        d.skip_value();
+        Ok(d.i)
     }
 
     fn at_fragment(&self, in_payload: bool) -> bool {
@@ -89,12 +121,10 @@ impl<'a> Walk<'a> {
     /// Walks the value at `i`; returns its end.
     fn value(&mut self, i: usize, path: &Path<'_>, in_payload: bool) -> Result<usize, DecodeError> {
         let i = skip_ws(self.b, i);
+        if let Some(shape) = self.at_verbatim(in_payload) {
+            return self.verbatim(i, path, shape);
+        }
         match self.b.get(i) {
-            Some(b'{') if self.at_verbatim(in_payload) => {
-                let mut d = De::new(self.text, i);
-                d.skip_value();
-                Ok(d.i)
-            }
             Some(b'{') => self.object(i, path, in_payload),
             Some(b'[') => {
                 let mut j = skip_ws(self.b, i + 1);

@@ -39,31 +39,12 @@ impl StopReason {
 
 impl std::str::FromStr for StopReason {
     type Err = ();
-
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "completed" => Ok(StopReason::Completed),
-            "aborted" => Ok(StopReason::Aborted),
-            "retryable" => Ok(StopReason::Retryable),
-            "fatal" => Ok(StopReason::Fatal),
-            _ => Err(()),
-        }
-    }
+    fn from_str(s: &str) -> Result<Self, ()> { StopReason::ALL.iter().copied().find(|v| v.as_str() == s).ok_or(()) }
 }
 
-impl std::fmt::Display for StopReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+impl std::fmt::Display for StopReason { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for StopReason {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.push(b'"');
-        out.extend_from_slice(self.as_str().as_bytes());
-        out.push(b'"');
-    }
-}
+impl Encode for StopReason { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
 
 /// Stable, machine-readable failure code carried beside `error_message` by every payload that
 /// reports a failure; renderers localise from it.
@@ -106,38 +87,12 @@ impl ErrorCode {
 
 impl std::str::FromStr for ErrorCode {
     type Err = ();
-
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "user_abort" => Ok(ErrorCode::UserAbort),
-            "backoff_interrupted" => Ok(ErrorCode::BackoffInterrupted),
-            "compaction_interrupted" => Ok(ErrorCode::CompactionInterrupted),
-            "timeout" => Ok(ErrorCode::Timeout),
-            "network" => Ok(ErrorCode::Network),
-            "malformed" => Ok(ErrorCode::Malformed),
-            "auth" => Ok(ErrorCode::Auth),
-            "rejected" => Ok(ErrorCode::Rejected),
-            "unsupported" => Ok(ErrorCode::Unsupported),
-            "invalid_input" => Ok(ErrorCode::InvalidInput),
-            "connect_failed" => Ok(ErrorCode::ConnectFailed),
-            _ => Err(()),
-        }
-    }
+    fn from_str(s: &str) -> Result<Self, ()> { ErrorCode::ALL.iter().copied().find(|v| v.as_str() == s).ok_or(()) }
 }
 
-impl std::fmt::Display for ErrorCode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+impl std::fmt::Display for ErrorCode { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for ErrorCode {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.push(b'"');
-        out.extend_from_slice(self.as_str().as_bytes());
-        out.push(b'"');
-    }
-}
+impl Encode for ErrorCode { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
 
 /// The subset of `ErrorCode` the reference builders write on an `abort` event. Any other
 /// `ErrorCode` there is valid; `omnimessage validate` reports it as the warning OM505.
@@ -164,30 +119,12 @@ impl AbortErrorCode {
 
 impl std::str::FromStr for AbortErrorCode {
     type Err = ();
-
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "user_abort" => Ok(AbortErrorCode::UserAbort),
-            "backoff_interrupted" => Ok(AbortErrorCode::BackoffInterrupted),
-            "compaction_interrupted" => Ok(AbortErrorCode::CompactionInterrupted),
-            _ => Err(()),
-        }
-    }
+    fn from_str(s: &str) -> Result<Self, ()> { AbortErrorCode::ALL.iter().copied().find(|v| v.as_str() == s).ok_or(()) }
 }
 
-impl std::fmt::Display for AbortErrorCode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+impl std::fmt::Display for AbortErrorCode { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for AbortErrorCode {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.push(b'"');
-        out.extend_from_slice(self.as_str().as_bytes());
-        out.push(b'"');
-    }
-}
+impl Encode for AbortErrorCode { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
 
 /// Who a model message belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -211,29 +148,12 @@ impl Role {
 
 impl std::str::FromStr for Role {
     type Err = ();
-
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "user" => Ok(Role::User),
-            "assistant" => Ok(Role::Assistant),
-            _ => Err(()),
-        }
-    }
+    fn from_str(s: &str) -> Result<Self, ()> { Role::ALL.iter().copied().find(|v| v.as_str() == s).ok_or(()) }
 }
 
-impl std::fmt::Display for Role {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+impl std::fmt::Display for Role { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for Role {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.push(b'"');
-        out.extend_from_slice(self.as_str().as_bytes());
-        out.push(b'"');
-    }
-}
+impl Encode for Role { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
 
 /// Phase of a streaming fragment: `start` opens a segment, `delta` carries the next piece, `stop`
 /// closes it; the complete message follows the `stop` immediately.
@@ -260,30 +180,12 @@ impl StreamEventType {
 
 impl std::str::FromStr for StreamEventType {
     type Err = ();
-
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "start" => Ok(StreamEventType::Start),
-            "delta" => Ok(StreamEventType::Delta),
-            "stop" => Ok(StreamEventType::Stop),
-            _ => Err(()),
-        }
-    }
+    fn from_str(s: &str) -> Result<Self, ()> { StreamEventType::ALL.iter().copied().find(|v| v.as_str() == s).ok_or(()) }
 }
 
-impl std::fmt::Display for StreamEventType {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+impl std::fmt::Display for StreamEventType { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for StreamEventType {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.push(b'"');
-        out.extend_from_slice(self.as_str().as_bytes());
-        out.push(b'"');
-    }
-}
+impl Encode for StreamEventType { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
 
 /// Who wrote a user-role text when it was not the human at the keyboard. Absent means the human.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -311,31 +213,12 @@ impl Sender {
 
 impl std::str::FromStr for Sender {
     type Err = ();
-
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "user" => Ok(Sender::User),
-            "parent_agent" => Ok(Sender::ParentAgent),
-            "harness" => Ok(Sender::Harness),
-            "server" => Ok(Sender::Server),
-            _ => Err(()),
-        }
-    }
+    fn from_str(s: &str) -> Result<Self, ()> { Sender::ALL.iter().copied().find(|v| v.as_str() == s).ok_or(()) }
 }
 
-impl std::fmt::Display for Sender {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+impl std::fmt::Display for Sender { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for Sender {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.push(b'"');
-        out.extend_from_slice(self.as_str().as_bytes());
-        out.push(b'"');
-    }
-}
+impl Encode for Sender { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
 
 /// What started a session. Absent reads as `user`. The retired value `benchmark` is refused
 /// (`invalid_value`); `omnimessage validate --legacy` reads it as `cli`, with a warning.
@@ -368,33 +251,12 @@ impl SessionSource {
 
 impl std::str::FromStr for SessionSource {
     type Err = ();
-
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "user" => Ok(SessionSource::User),
-            "api" => Ok(SessionSource::Api),
-            "schedule" => Ok(SessionSource::Schedule),
-            "subagent" => Ok(SessionSource::Subagent),
-            "cli" => Ok(SessionSource::Cli),
-            "company" => Ok(SessionSource::Company),
-            _ => Err(()),
-        }
-    }
+    fn from_str(s: &str) -> Result<Self, ()> { SessionSource::ALL.iter().copied().find(|v| v.as_str() == s).ok_or(()) }
 }
 
-impl std::fmt::Display for SessionSource {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+impl std::fmt::Display for SessionSource { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for SessionSource {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.push(b'"');
-        out.extend_from_slice(self.as_str().as_bytes());
-        out.push(b'"');
-    }
-}
+impl Encode for SessionSource { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
 
 /// How an MCP server is reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -420,30 +282,12 @@ impl McpTransport {
 
 impl std::str::FromStr for McpTransport {
     type Err = ();
-
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "stdio" => Ok(McpTransport::Stdio),
-            "http" => Ok(McpTransport::Http),
-            "sse" => Ok(McpTransport::Sse),
-            _ => Err(()),
-        }
-    }
+    fn from_str(s: &str) -> Result<Self, ()> { McpTransport::ALL.iter().copied().find(|v| v.as_str() == s).ok_or(()) }
 }
 
-impl std::fmt::Display for McpTransport {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+impl std::fmt::Display for McpTransport { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for McpTransport {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.push(b'"');
-        out.extend_from_slice(self.as_str().as_bytes());
-        out.push(b'"');
-    }
-}
+impl Encode for McpTransport { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
 
 /// The outcome of a tool approval: `allow` runs the call, `deny` refuses it (the call gets a
 /// synthetic `aborted` output), `forbidden` refuses it by policy.
@@ -470,30 +314,12 @@ impl ApprovalDecision {
 
 impl std::str::FromStr for ApprovalDecision {
     type Err = ();
-
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "allow" => Ok(ApprovalDecision::Allow),
-            "deny" => Ok(ApprovalDecision::Deny),
-            "forbidden" => Ok(ApprovalDecision::Forbidden),
-            _ => Err(()),
-        }
-    }
+    fn from_str(s: &str) -> Result<Self, ()> { ApprovalDecision::ALL.iter().copied().find(|v| v.as_str() == s).ok_or(()) }
 }
 
-impl std::fmt::Display for ApprovalDecision {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+impl std::fmt::Display for ApprovalDecision { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for ApprovalDecision {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.push(b'"');
-        out.extend_from_slice(self.as_str().as_bytes());
-        out.push(b'"');
-    }
-}
+impl Encode for ApprovalDecision { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
 
 /// What triggered a compaction: the context threshold, the turn-count threshold, or a user request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -519,30 +345,12 @@ impl CompactionReason {
 
 impl std::str::FromStr for CompactionReason {
     type Err = ();
-
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "context" => Ok(CompactionReason::Context),
-            "turns" => Ok(CompactionReason::Turns),
-            "manual" => Ok(CompactionReason::Manual),
-            _ => Err(()),
-        }
-    }
+    fn from_str(s: &str) -> Result<Self, ()> { CompactionReason::ALL.iter().copied().find(|v| v.as_str() == s).ok_or(()) }
 }
 
-impl std::fmt::Display for CompactionReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+impl std::fmt::Display for CompactionReason { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for CompactionReason {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.push(b'"');
-        out.extend_from_slice(self.as_str().as_bytes());
-        out.push(b'"');
-    }
-}
+impl Encode for CompactionReason { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
 
 /// How a compaction shrinks the context: relay a summary, or discard the history.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -566,29 +374,12 @@ impl CompactionMode {
 
 impl std::str::FromStr for CompactionMode {
     type Err = ();
-
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "summarize" => Ok(CompactionMode::Summarize),
-            "discard" => Ok(CompactionMode::Discard),
-            _ => Err(()),
-        }
-    }
+    fn from_str(s: &str) -> Result<Self, ()> { CompactionMode::ALL.iter().copied().find(|v| v.as_str() == s).ok_or(()) }
 }
 
-impl std::fmt::Display for CompactionMode {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+impl std::fmt::Display for CompactionMode { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for CompactionMode {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.push(b'"');
-        out.extend_from_slice(self.as_str().as_bytes());
-        out.push(b'"');
-    }
-}
+impl Encode for CompactionMode { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
 
 /// The hook point that answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -614,30 +405,12 @@ impl HookPoint {
 
 impl std::str::FromStr for HookPoint {
     type Err = ();
-
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "stop" => Ok(HookPoint::Stop),
-            "pre_tool_use" => Ok(HookPoint::PreToolUse),
-            "user_prompt" => Ok(HookPoint::UserPrompt),
-            _ => Err(()),
-        }
-    }
+    fn from_str(s: &str) -> Result<Self, ()> { HookPoint::ALL.iter().copied().find(|v| v.as_str() == s).ok_or(()) }
 }
 
-impl std::fmt::Display for HookPoint {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+impl std::fmt::Display for HookPoint { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for HookPoint {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.push(b'"');
-        out.extend_from_slice(self.as_str().as_bytes());
-        out.push(b'"');
-    }
-}
+impl Encode for HookPoint { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
 
 /// What a hook decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -665,28 +438,9 @@ impl HookDecision {
 
 impl std::str::FromStr for HookDecision {
     type Err = ();
-
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "continue" => Ok(HookDecision::Continue),
-            "stop" => Ok(HookDecision::Stop),
-            "allow" => Ok(HookDecision::Allow),
-            "deny" => Ok(HookDecision::Deny),
-            _ => Err(()),
-        }
-    }
+    fn from_str(s: &str) -> Result<Self, ()> { HookDecision::ALL.iter().copied().find(|v| v.as_str() == s).ok_or(()) }
 }
 
-impl std::fmt::Display for HookDecision {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+impl std::fmt::Display for HookDecision { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for HookDecision {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.push(b'"');
-        out.extend_from_slice(self.as_str().as_bytes());
-        out.push(b'"');
-    }
-}
+impl Encode for HookDecision { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }

@@ -5,7 +5,7 @@
 //! Guards (`x-omnimessage-guard`): what kind of message this is.
 #![allow(unused_imports, clippy::all)]
 
-use super::types::*;
+use super::*;
 
 /// A `session_meta` record.
 pub fn is_session_meta(msg: &Message) -> bool {

@@ -2,14 +2,155 @@
 // Types, schema tables and the typed decoders and encoders of every object, but not a standalone
 // codec: they sit on the `omnimessage` crate's runtime (strict scanner, lexical checks, value writers);
 // decode/encode with omnimessage::decode/encode.
-//! `Message`: decoded by its envelope `type` (the first member of that name), encoded canonically.
+//! The payload unions and `Message`: decoded by the `type` of the envelope and of the payload (the first
+//! member of that name), encoded canonically.
 #![allow(unused_imports, clippy::all)]
 
 use omnimessage::de::{De, Decode, Result};
 use omnimessage::pointer::Path;
 use omnimessage::ser::Encode;
 
-use super::types::*;
+use super::*;
+
+/// The seven complete model payloads: what traces store and models see.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CompleteModelPayload {
+    Text(TextPayload),
+    Thinking(ThinkingPayload),
+    InlineThinking(InlineThinkingPayload),
+    ToolCall(ToolCallPayload),
+    ToolCallOutput(ToolCallOutputPayload),
+    ImageUrl(ImageUrlPayload),
+    InlineData(InlineDataPayload),
+}
+
+impl CompleteModelPayload {
+    /// The payload's `type`.
+    pub fn type_tag(&self) -> &'static str {
+        match self {
+            CompleteModelPayload::Text(_) => "text",
+            CompleteModelPayload::Thinking(_) => "thinking",
+            CompleteModelPayload::InlineThinking(_) => "inline_thinking",
+            CompleteModelPayload::ToolCall(_) => "tool_call",
+            CompleteModelPayload::ToolCallOutput(_) => "tool_call_output",
+            CompleteModelPayload::ImageUrl(_) => "image_url",
+            CompleteModelPayload::InlineData(_) => "inline_data",
+        }
+    }
+}
+
+/// The four streaming fragments: live streams only, never stored.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PartialModelPayload {
+    PartialText(PartialTextPayload),
+    PartialThinking(PartialThinkingPayload),
+    PartialToolCall(PartialToolCallPayload),
+    PartialToolCallOutput(PartialToolCallOutputPayload),
+}
+
+impl PartialModelPayload {
+    /// The payload's `type`.
+    pub fn type_tag(&self) -> &'static str {
+        match self {
+            PartialModelPayload::PartialText(_) => "partial_text",
+            PartialModelPayload::PartialThinking(_) => "partial_thinking",
+            PartialModelPayload::PartialToolCall(_) => "partial_tool_call",
+            PartialModelPayload::PartialToolCallOutput(_) => "partial_tool_call_output",
+        }
+    }
+}
+
+/// Any `model_msg` payload, discriminated by its `type`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ModelPayload {
+    Text(TextPayload),
+    Thinking(ThinkingPayload),
+    InlineThinking(InlineThinkingPayload),
+    ToolCall(ToolCallPayload),
+    ToolCallOutput(ToolCallOutputPayload),
+    ImageUrl(ImageUrlPayload),
+    InlineData(InlineDataPayload),
+    PartialText(PartialTextPayload),
+    PartialThinking(PartialThinkingPayload),
+    PartialToolCall(PartialToolCallPayload),
+    PartialToolCallOutput(PartialToolCallOutputPayload),
+}
+
+impl ModelPayload {
+    /// The payload's `type`.
+    pub fn type_tag(&self) -> &'static str {
+        match self {
+            ModelPayload::Text(_) => "text",
+            ModelPayload::Thinking(_) => "thinking",
+            ModelPayload::InlineThinking(_) => "inline_thinking",
+            ModelPayload::ToolCall(_) => "tool_call",
+            ModelPayload::ToolCallOutput(_) => "tool_call_output",
+            ModelPayload::ImageUrl(_) => "image_url",
+            ModelPayload::InlineData(_) => "inline_data",
+            ModelPayload::PartialText(_) => "partial_text",
+            ModelPayload::PartialThinking(_) => "partial_thinking",
+            ModelPayload::PartialToolCall(_) => "partial_tool_call",
+            ModelPayload::PartialToolCallOutput(_) => "partial_tool_call_output",
+        }
+    }
+}
+
+/// The twelve `event_msg` payloads, discriminated by their `type`: runtime facts outside the model
+/// context.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EventPayload {
+    ToolListReady(ToolListReadyPayload),
+    McpConnectBegin(McpConnectBeginPayload),
+    McpConnectEnd(McpConnectEndPayload),
+    RequestBegin(RequestBeginPayload),
+    RequestEnd(RequestEndPayload),
+    ApprovalDecision(ApprovalDecisionPayload),
+    TokenUsage(TokenUsagePayload),
+    CompactionBegin(CompactionBeginPayload),
+    CompactionEnd(CompactionEndPayload),
+    Abort(AbortPayload),
+    Subagent(SubagentPayload),
+    Hook(HookPayload),
+}
+
+impl EventPayload {
+    /// The payload's `type`.
+    pub fn type_tag(&self) -> &'static str {
+        match self {
+            EventPayload::ToolListReady(_) => "tool_list_ready",
+            EventPayload::McpConnectBegin(_) => "mcp_connect_begin",
+            EventPayload::McpConnectEnd(_) => "mcp_connect_end",
+            EventPayload::RequestBegin(_) => "request_begin",
+            EventPayload::RequestEnd(_) => "request_end",
+            EventPayload::ApprovalDecision(_) => "approval_decision",
+            EventPayload::TokenUsage(_) => "token_usage",
+            EventPayload::CompactionBegin(_) => "compaction_begin",
+            EventPayload::CompactionEnd(_) => "compaction_end",
+            EventPayload::Abort(_) => "abort",
+            EventPayload::Subagent(_) => "subagent",
+            EventPayload::Hook(_) => "hook",
+        }
+    }
+}
+
+/// One message: an envelope of one of the schema's kinds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Message {
+    SessionMeta(SessionMetaMessage),
+    Model(ModelMessage),
+    Event(EventMessage),
+}
+
+impl Message {
+    /// The envelope's `type`.
+    pub fn type_tag(&self) -> &'static str {
+        match self {
+            Message::SessionMeta(_) => "session_meta",
+            Message::Model(_) => "model_msg",
+            Message::Event(_) => "event_msg",
+        }
+    }
+}
 
 impl Decode for Message {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {

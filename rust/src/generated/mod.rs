@@ -5,15 +5,28 @@
 //! The generated part of the binding: types, schema tables, typed decoders and canonical
 //! encoders, builders, guards.
 
-pub mod builders;
-mod codec_session_meta;
-mod codec_model_msg;
-mod codec_event_msg;
+mod builders_session_meta;
+mod builders_model_msg;
+mod builders_event_msg;
+mod decode_session_meta;
+mod decode_model_msg;
+mod decode_event_msg;
+mod encode_session_meta;
+mod encode_model_msg;
+mod encode_event_msg;
 pub mod enums;
 pub mod guards;
-mod message;
+pub mod message;
 pub mod tables;
 pub mod types;
 
 pub use enums::*;
+pub use message::*;
 pub use types::*;
+
+/// Builders (`x-omnimessage-builders`): messages built the way the reference producer builds them.
+pub mod builders {
+    pub use super::builders_session_meta::*;
+    pub use super::builders_model_msg::*;
+    pub use super::builders_event_msg::*;
+}

@@ -1,4 +1,5 @@
-"""Emitter `builders.rs` of target `rust`: one function per `x-omnimessage-builders` entry.
+"""Emitter `builders_<envelope>.rs` of target `rust`: one function per `x-omnimessage-builders` entry
+(grouped as the codec modules are; `mod.rs` re-exports them all as `builders`).
 
 Positional fields (and required keyword fields without a default) are parameters in order; the
 other keyword fields, and the `timestamp` of a builder that returns a whole message, are members
@@ -12,6 +13,7 @@ from typing import Any
 from ...model import ArrayOf, Builder, Const, EnumRef, Field, Model, Prim, Verbatim
 from .._jinja import environment
 from .common import UnsupportedShape, camel, doc, ident, rust_str, rust_type, variant
+from .context import codec_modules
 
 
 def _literal(model: Model, f: Field, value: object) -> str:
@@ -103,9 +105,19 @@ def _builder(model: Model, b: Builder) -> dict[str, Any]:
     return ctx
 
 
+def modules(model: Model) -> dict[str, list[Builder]]:
+    """`builders_<envelope>` -> the builders of the structs that envelope's codec module holds."""
+    out: dict[str, list[Builder]] = {}
+    for module, names in codec_modules(model).items():
+        mine = [b for b in model.builders if b.struct in names]
+        if mine:
+            out[module.replace("codec_", "builders_", 1)] = mine
+    return out
+
+
 def render(model: Model) -> dict[str, str]:
-    if not model.builders:
-        return {}
-    builders = [_builder(model, b) for b in model.builders]
-    text = environment().get_template("rust/builders.rs.j2").render(m=model, builders=builders)
-    return {"builders.rs": text}
+    env = environment()
+    return {
+        f"{name}.rs": env.get_template("rust/builders.rs.j2").render(m=model, builders=[_builder(model, b) for b in bs])
+        for name, bs in modules(model).items()
+    }

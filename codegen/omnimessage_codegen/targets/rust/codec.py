@@ -1,13 +1,13 @@
-"""Emitters `codec_<envelope>.rs` and `message.rs` of target `rust`: for every object the typed
+"""Emitters `decode_<envelope>.rs`, `encode_<envelope>.rs` and `message.rs` of target `rust`: for every object the typed
 decoder (`Decode`: fields by the schema's table, duplicates, required and unknown keys refused
 with their pointer) and the canonical encoder (`Encode`: keys in schema order, optional keys only
-when set), grouped by the envelope that reaches them; `message.rs` for `Message` itself."""
+when set), grouped by the envelope that reaches them; `message.rs`: the payload unions and `Message`."""
 
 from __future__ import annotations
 
 from ...model import Model
 from .._jinja import environment
-from .context import codec_modules, enums, envelopes, struct_ctx, unions
+from .context import codec_modules, envelopes, struct_ctx, unions
 
 
 def render(model: Model) -> dict[str, str]:
@@ -17,8 +17,10 @@ def render(model: Model) -> dict[str, str]:
     for module, names in codec_modules(model).items():
         structs = [struct_ctx(model, model.structs[n]) for n in names if n in model.structs]
         us = [all_unions[n] for n in names if n in all_unions]
-        out[f"{module}.rs"] = env.get_template("rust/codec.rs.j2").render(m=model, structs=structs, unions=us)
+        for part in ("decode", "encode"):
+            name = module.replace("codec_", f"{part}_", 1)
+            out[f"{name}.rs"] = env.get_template(f"rust/{part}.rs.j2").render(m=model, structs=structs, unions=us)
     out["message.rs"] = env.get_template("rust/message.rs.j2").render(
-        m=model, envelopes=envelopes(model), enums=enums(model)
+        m=model, envelopes=envelopes(model), unions=list(all_unions.values())
     )
     return out

@@ -6,10 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from ...model import Model, Struct, StructRef, UnionRef
-from .common import camel, doc, encode_plan, ident, items, rust_str, upper_snake, variant
+from .common import UnsupportedShape, camel, doc, encode_plan, ident, items, rust_str, upper_snake, variant
 
 
 def enums(model: Model) -> list[dict[str, Any]]:
+    for e in model.enums.values():
+        for v in e.values:
+            if not (v.isascii() and v.isprintable() and '"' not in v and "\\" not in v):
+                raise UnsupportedShape(f"{e.name}: {v!r} needs escaping; enum values are written as they are")
     return [
         {
             "name": e.name,

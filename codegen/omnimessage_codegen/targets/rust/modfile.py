@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...model import Model
 from .._jinja import environment
+from .builders import modules as builder_modules
 from .context import codec_modules
 
 
@@ -11,7 +12,7 @@ def render(model: Model) -> dict[str, str]:
     text = environment().get_template("rust/mod.rs.j2").render(
         m=model,
         codec_modules=list(codec_modules(model)),
-        has_builders=bool(model.builders),
+        builder_modules=list(builder_modules(model)),
         has_guards=bool(model.guards),
     )
     return {"mod.rs": text}

@@ -1,11 +1,11 @@
 """Emitters `enums.rs` and `types.rs` of target `rust`: one enum per vocabulary (`as_str`,
-`FromStr`), one struct per object, one enum per payload union, and `Message` over the envelopes."""
+`FromStr`) and one struct per object (the payload unions and `Message` are in `message.rs`)."""
 
 from __future__ import annotations
 
 from ...model import Model
 from .._jinja import environment
-from .context import enums, envelopes, struct_ctx, unions
+from .context import enums, struct_ctx
 
 
 def render(model: Model) -> dict[str, str]:
@@ -13,7 +13,5 @@ def render(model: Model) -> dict[str, str]:
     structs = [struct_ctx(model, st) for st in model.structs_in_dependency_order()]
     return {
         "enums.rs": env.get_template("rust/enums.rs.j2").render(m=model, enums=enums(model)),
-        "types.rs": env.get_template("rust/types.rs.j2").render(
-            m=model, structs=structs, unions=unions(model), envelopes=envelopes(model)
-        ),
+        "types.rs": env.get_template("rust/types.rs.j2").render(m=model, structs=structs),
     }

@@ -4,10 +4,13 @@
 //!   in canonical form on standard output; refusals on standard error with their line number;
 //!   exit 1 when a line was refused.
 //! - `omnimessage-rs testee`: the conformance testee (conformance/TESTEE-PROTOCOL.md).
+//! - `omnimessage-rs bench MODE FILE`, `omnimessage-rs differential`: for bench/run.py and
+//!   fuzz/differential.py.
 
 mod base64;
 mod bench;
 mod canonicalize;
+mod differential;
 mod json;
 mod testee;
 
@@ -19,6 +22,7 @@ fn main() {
         Some("canonicalize") => canonicalize::run(&args[1..]),
         Some("testee") => testee::run(),
         Some("bench") => bench::run(&args[1..]),
+        Some("differential") => differential::run(),
         Some("--version") => {
             println!("omnimessage-rs {}", env!("CARGO_PKG_VERSION"));
             0

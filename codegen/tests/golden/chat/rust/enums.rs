@@ -29,29 +29,12 @@ impl Role {
 
 impl std::str::FromStr for Role {
     type Err = ();
-
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "user" => Ok(Role::User),
-            "bot" => Ok(Role::Bot),
-            _ => Err(()),
-        }
-    }
+    fn from_str(s: &str) -> Result<Self, ()> { Role::ALL.iter().copied().find(|v| v.as_str() == s).ok_or(()) }
 }
 
-impl std::fmt::Display for Role {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+impl std::fmt::Display for Role { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for Role {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.push(b'"');
-        out.extend_from_slice(self.as_str().as_bytes());
-        out.push(b'"');
-    }
-}
+impl Encode for Role { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
 
 /// How something ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -75,26 +58,9 @@ impl Status {
 
 impl std::str::FromStr for Status {
     type Err = ();
-
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "done" => Ok(Status::Done),
-            "cut" => Ok(Status::Cut),
-            _ => Err(()),
-        }
-    }
+    fn from_str(s: &str) -> Result<Self, ()> { Status::ALL.iter().copied().find(|v| v.as_str() == s).ok_or(()) }
 }
 
-impl std::fmt::Display for Status {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+impl std::fmt::Display for Status { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for Status {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.push(b'"');
-        out.extend_from_slice(self.as_str().as_bytes());
-        out.push(b'"');
-    }
-}
+impl Encode for Status { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }

@@ -5,7 +5,7 @@
 //! Guards (`x-omnimessage-guard`): what kind of message this is.
 #![allow(unused_imports, clippy::all)]
 
-use super::types::*;
+use super::*;
 
 /// A complete payload.
 pub fn is_complete(msg: &Message) -> bool {

@@ -2,14 +2,96 @@
 // Types, schema tables and the typed decoders and encoders of every object, but not a standalone
 // codec: they sit on the `omnimessage` crate's runtime (strict scanner, lexical checks, value writers);
 // decode/encode with omnimessage::decode/encode.
-//! `Message`: decoded by its envelope `type` (the first member of that name), encoded canonically.
+//! The payload unions and `Message`: decoded by the `type` of the envelope and of the payload (the first
+//! member of that name), encoded canonically.
 #![allow(unused_imports, clippy::all)]
 
 use omnimessage::de::{De, Decode, Result};
 use omnimessage::pointer::Path;
 use omnimessage::ser::Encode;
 
-use super::types::*;
+use super::*;
+
+/// What a chat message carries.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ChatPayload {
+    Say(SayPayload),
+    PartialSay(PartialSayPayload),
+}
+
+impl ChatPayload {
+    /// The payload's `type`.
+    pub fn type_tag(&self) -> &'static str {
+        match self {
+            ChatPayload::Say(_) => "say",
+            ChatPayload::PartialSay(_) => "partial_say",
+        }
+    }
+}
+
+/// Complete content.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CompletePayload {
+    Say(SayPayload),
+}
+
+impl CompletePayload {
+    /// The payload's `type`.
+    pub fn type_tag(&self) -> &'static str {
+        match self {
+            CompletePayload::Say(_) => "say",
+        }
+    }
+}
+
+/// Streaming fragments.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PartialPayload {
+    PartialSay(PartialSayPayload),
+}
+
+impl PartialPayload {
+    /// The payload's `type`.
+    pub fn type_tag(&self) -> &'static str {
+        match self {
+            PartialPayload::PartialSay(_) => "partial_say",
+        }
+    }
+}
+
+/// What a signal carries.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SignalPayload {
+    Ping(PingPayload),
+    Score(ScorePayload),
+}
+
+impl SignalPayload {
+    /// The payload's `type`.
+    pub fn type_tag(&self) -> &'static str {
+        match self {
+            SignalPayload::Ping(_) => "ping",
+            SignalPayload::Score(_) => "score",
+        }
+    }
+}
+
+/// One message: an envelope of one of the schema's kinds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Message {
+    Chat(ChatMessage),
+    Signal(SignalMessage),
+}
+
+impl Message {
+    /// The envelope's `type`.
+    pub fn type_tag(&self) -> &'static str {
+        match self {
+            Message::Chat(_) => "chat_msg",
+            Message::Signal(_) => "signal_msg",
+        }
+    }
+}
 
 impl Decode for Message {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {

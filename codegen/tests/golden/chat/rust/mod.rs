@@ -5,14 +5,24 @@
 //! The generated part of the binding: types, schema tables, typed decoders and canonical
 //! encoders, builders, guards.
 
-pub mod builders;
-mod codec_chat_msg;
-mod codec_signal_msg;
+mod builders_chat_msg;
+mod builders_signal_msg;
+mod decode_chat_msg;
+mod decode_signal_msg;
+mod encode_chat_msg;
+mod encode_signal_msg;
 pub mod enums;
 pub mod guards;
-mod message;
+pub mod message;
 pub mod tables;
 pub mod types;
 
 pub use enums::*;
+pub use message::*;
 pub use types::*;
+
+/// Builders (`x-omnimessage-builders`): messages built the way the reference producer builds them.
+pub mod builders {
+    pub use super::builders_chat_msg::*;
+    pub use super::builders_signal_msg::*;
+}

@@ -8,7 +8,7 @@
 
 use omnimessage::values::{Fragment, NumberOrString, Verbatim};
 
-use super::enums::*;
+use super::*;
 
 /// Something said.
 #[derive(Clone, Debug, PartialEq)]
@@ -79,85 +79,4 @@ pub struct SignalMessage {
     pub payload: SignalPayload,
     /// Forwarding chain.
     pub origin: Option<Vec<String>>,
-}
-
-/// What a chat message carries.
-#[derive(Clone, Debug, PartialEq)]
-pub enum ChatPayload {
-    Say(SayPayload),
-    PartialSay(PartialSayPayload),
-}
-
-impl ChatPayload {
-    /// The payload's `type`.
-    pub fn type_tag(&self) -> &'static str {
-        match self {
-            ChatPayload::Say(_) => "say",
-            ChatPayload::PartialSay(_) => "partial_say",
-        }
-    }
-}
-
-/// Complete content.
-#[derive(Clone, Debug, PartialEq)]
-pub enum CompletePayload {
-    Say(SayPayload),
-}
-
-impl CompletePayload {
-    /// The payload's `type`.
-    pub fn type_tag(&self) -> &'static str {
-        match self {
-            CompletePayload::Say(_) => "say",
-        }
-    }
-}
-
-/// Streaming fragments.
-#[derive(Clone, Debug, PartialEq)]
-pub enum PartialPayload {
-    PartialSay(PartialSayPayload),
-}
-
-impl PartialPayload {
-    /// The payload's `type`.
-    pub fn type_tag(&self) -> &'static str {
-        match self {
-            PartialPayload::PartialSay(_) => "partial_say",
-        }
-    }
-}
-
-/// What a signal carries.
-#[derive(Clone, Debug, PartialEq)]
-pub enum SignalPayload {
-    Ping(PingPayload),
-    Score(ScorePayload),
-}
-
-impl SignalPayload {
-    /// The payload's `type`.
-    pub fn type_tag(&self) -> &'static str {
-        match self {
-            SignalPayload::Ping(_) => "ping",
-            SignalPayload::Score(_) => "score",
-        }
-    }
-}
-
-/// One message: an envelope of one of the schema's kinds.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Message {
-    Chat(ChatMessage),
-    Signal(SignalMessage),
-}
-
-impl Message {
-    /// The envelope's `type`.
-    pub fn type_tag(&self) -> &'static str {
-        match self {
-            Message::Chat(_) => "chat_msg",
-            Message::Signal(_) => "signal_msg",
-        }
-    }
 }

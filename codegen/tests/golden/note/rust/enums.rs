@@ -29,26 +29,9 @@ impl Level {
 
 impl std::str::FromStr for Level {
     type Err = ();
-
-    fn from_str(s: &str) -> Result<Self, ()> {
-        match s {
-            "info" => Ok(Level::Info),
-            "warn" => Ok(Level::Warn),
-            _ => Err(()),
-        }
-    }
+    fn from_str(s: &str) -> Result<Self, ()> { Level::ALL.iter().copied().find(|v| v.as_str() == s).ok_or(()) }
 }
 
-impl std::fmt::Display for Level {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
+impl std::fmt::Display for Level { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for Level {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.push(b'"');
-        out.extend_from_slice(self.as_str().as_bytes());
-        out.push(b'"');
-    }
-}
+impl Encode for Level { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }

@@ -5,7 +5,7 @@
 //! Guards (`x-omnimessage-guard`): what kind of message this is.
 #![allow(unused_imports, clippy::all)]
 
-use super::types::*;
+use super::*;
 
 /// A `note_msg`.
 pub fn is_note(msg: &Message) -> bool {

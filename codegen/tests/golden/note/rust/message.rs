@@ -2,14 +2,30 @@
 // Types, schema tables and the typed decoders and encoders of every object, but not a standalone
 // codec: they sit on the `omnimessage` crate's runtime (strict scanner, lexical checks, value writers);
 // decode/encode with omnimessage::decode/encode.
-//! `Message`: decoded by its envelope `type` (the first member of that name), encoded canonically.
+//! The payload unions and `Message`: decoded by the `type` of the envelope and of the payload (the first
+//! member of that name), encoded canonically.
 #![allow(unused_imports, clippy::all)]
 
 use omnimessage::de::{De, Decode, Result};
 use omnimessage::pointer::Path;
 use omnimessage::ser::Encode;
 
-use super::types::*;
+use super::*;
+
+/// One message: an envelope of one of the schema's kinds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Message {
+    Note(NoteMessage),
+}
+
+impl Message {
+    /// The envelope's `type`.
+    pub fn type_tag(&self) -> &'static str {
+        match self {
+            Message::Note(_) => "note_msg",
+        }
+    }
+}
 
 impl Decode for Message {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {

@@ -5,13 +5,20 @@
 //! The generated part of the binding: types, schema tables, typed decoders and canonical
 //! encoders, builders, guards.
 
-pub mod builders;
-mod codec_note_msg;
+mod builders_note_msg;
+mod decode_note_msg;
+mod encode_note_msg;
 pub mod enums;
 pub mod guards;
-mod message;
+pub mod message;
 pub mod tables;
 pub mod types;
 
 pub use enums::*;
+pub use message::*;
 pub use types::*;
+
+/// Builders (`x-omnimessage-builders`): messages built the way the reference producer builds them.
+pub mod builders {
+    pub use super::builders_note_msg::*;
+}

@@ -8,7 +8,7 @@
 
 use omnimessage::values::{Fragment, NumberOrString, Verbatim};
 
-use super::enums::*;
+use super::*;
 
 /// A line of text with a level, tags and opaque extra data.
 #[derive(Clone, Debug, PartialEq)]
@@ -32,19 +32,4 @@ pub struct NoteMessage {
     pub timestamp: String,
     /// The note.
     pub payload: NotePayload,
-}
-
-/// One message: an envelope of one of the schema's kinds.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Message {
-    Note(NoteMessage),
-}
-
-impl Message {
-    /// The envelope's `type`.
-    pub fn type_tag(&self) -> &'static str {
-        match self {
-            Message::Note(_) => "note_msg",
-        }
-    }
 }

@@ -7,8 +7,7 @@
 
 use omnimessage::values::{Fragment, NumberOrString, Verbatim};
 
-use super::enums::*;
-use super::types::*;
+use super::*;
 
 /// The optional parameters of [`say`].
 #[derive(Clone, Debug, Default)]
@@ -81,61 +80,4 @@ pub fn partial_say(text: impl Into<Fragment>, opts: PartialSayOptions) -> Messag
         payload: ChatPayload::PartialSay(payload),
         origin: None,
     })
-}
-
-/// The optional parameters of [`ping`].
-#[derive(Clone, Debug, Default)]
-pub struct PingOptions {
-    /// Prose, or null.
-    pub note: Option<Option<String>>,
-    /// When: default now, in `Date.toISOString()` form.
-    pub timestamp: Option<String>,
-}
-
-/// A ping; `note` null is written.
-pub fn ping(opts: PingOptions) -> Message {
-    let payload = PingPayload {
-        note: opts.note,
-    };
-    Message::Signal(SignalMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
-        payload: SignalPayload::Ping(payload),
-        origin: None,
-    })
-}
-
-/// The optional parameters of [`score`].
-#[derive(Clone, Debug, Default)]
-pub struct ScoreOptions {
-    /// When: default now, in `Date.toISOString()` form.
-    pub timestamp: Option<String>,
-}
-
-/// Scores.
-pub fn score(value: NumberOrString, entries: Vec<Entry>, opts: ScoreOptions) -> Message {
-    let payload = ScorePayload {
-        value: value,
-        entries: entries,
-    };
-    Message::Signal(SignalMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
-        payload: SignalPayload::Score(payload),
-        origin: None,
-    })
-}
-
-/// The optional parameters of [`entry`].
-#[derive(Clone, Debug, Default)]
-pub struct EntryOptions {
-    /// Points.
-    pub points: Option<u64>,
-}
-
-/// An entry.
-pub fn entry(name: impl Into<String>, opts: EntryOptions) -> Entry {
-    let payload = Entry {
-        name: name.into(),
-        points: opts.points.unwrap_or(0),
-    };
-    payload
 }

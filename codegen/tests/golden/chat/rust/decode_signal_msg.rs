@@ -2,7 +2,8 @@
 // Types, schema tables and the typed decoders and encoders of every object, but not a standalone
 // codec: they sit on the `omnimessage` crate's runtime (strict scanner, lexical checks, value writers);
 // decode/encode with omnimessage::decode/encode.
-//! Typed decoders and canonical encoders of the objects below one envelope kind.
+//! Typed decoders of the objects below one envelope kind: fields by the schema's table, duplicate,
+//! unknown and missing keys refused with their pointer.
 #![allow(unused_imports, unused_mut, clippy::all)]
 
 use omnimessage::de::{De, Decode, Result, UNKNOWN};
@@ -10,9 +11,8 @@ use omnimessage::pointer::Path;
 use omnimessage::ser::Encode;
 use omnimessage::values::{Fragment, NumberOrString, Verbatim};
 
-use super::enums::*;
 use super::tables::*;
-use super::types::*;
+use super::*;
 
 impl Decode for PingPayload {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {
@@ -21,32 +21,16 @@ impl Decode for PingPayload {
         let mut f_note: Option<Option<String>> = None;
         while let Some((field, key)) = de.next_key(PING_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "ping")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "ping")?; }
                 1 if f_note.is_none() => f_note = Some(if de.null() { None } else { Some(de.string(&path.key("note"))?) }),
                 UNKNOWN => return Err(de.unexpected(path, key)),
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(PingPayload {
             note: f_note,
         })
-    }
-}
-
-impl Encode for PingPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"ping\"");
-        if let Some(v) = &self.note {
-            out.extend_from_slice(b",\"note\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -70,16 +54,6 @@ impl Decode for Entry {
     }
 }
 
-impl Encode for Entry {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"name\":");
-        self.name.encode(out);
-        out.extend_from_slice(b",\"points\":");
-        self.points.encode(out);
-        out.extend_from_slice(b"}");
-    }
-}
-
 impl Decode for ScorePayload {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {
         let start = de.begin_object(path)?;
@@ -88,33 +62,18 @@ impl Decode for ScorePayload {
         let mut f_entries: Option<Vec<Entry>> = None;
         while let Some((field, key)) = de.next_key(SCORE_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "score")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "score")?; }
                 1 if f_value.is_none() => f_value = Some(de.number_or_string(&path.key("value"), Some(0.0_f64))?),
                 2 if f_entries.is_none() => f_entries = Some(de.array(&path.key("entries"), 0, |de, p| Ok(Entry::decode(de, p)?))?),
                 UNKNOWN => return Err(de.unexpected(path, key)),
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(ScorePayload {
             value: f_value.ok_or_else(|| de.missing(path, "value", start))?,
             entries: f_entries.ok_or_else(|| de.missing(path, "entries", start))?,
         })
-    }
-}
-
-impl Encode for ScorePayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"score\",\"value\":");
-        self.value.encode(out);
-        out.extend_from_slice(b",\"entries\":");
-        self.entries.encode(out);
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -128,38 +87,19 @@ impl Decode for SignalMessage {
         while let Some((field, key)) = de.next_key(SIGNAL_MESSAGE_FIELDS) {
             match field {
                 0 if f_timestamp.is_none() => f_timestamp = Some(de.string(&path.key("timestamp"))?),
-                1 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "signal_msg")?;
-                }
+                1 if !f_type => { f_type = true; de.constant(&path.key("type"), "signal_msg")?; }
                 2 if f_payload.is_none() => f_payload = Some(SignalPayload::decode(de, &path.key("payload"))?),
                 3 if f_origin.is_none() => f_origin = Some(de.array(&path.key("origin"), 1, |de, p| Ok(de.string(p)?))?),
                 UNKNOWN => return Err(de.unexpected(path, key)),
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(SignalMessage {
             timestamp: f_timestamp.ok_or_else(|| de.missing(path, "timestamp", start))?,
             payload: f_payload.ok_or_else(|| de.missing(path, "payload", start))?,
             origin: f_origin,
         })
-    }
-}
-
-impl Encode for SignalMessage {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"timestamp\":");
-        self.timestamp.encode(out);
-        out.extend_from_slice(b",\"type\":\"signal_msg\",\"payload\":");
-        self.payload.encode(out);
-        if let Some(v) = &self.origin {
-            out.extend_from_slice(b",\"origin\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -171,14 +111,5 @@ impl Decode for SignalPayload {
             "score" => SignalPayload::Score(ScorePayload::decode(de, path)?),
             _ => return Err(de.unknown_type(path, at, &tag)),
         })
-    }
-}
-
-impl Encode for SignalPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        match self {
-            SignalPayload::Ping(p) => p.encode(out),
-            SignalPayload::Score(p) => p.encode(out),
-        }
     }
 }

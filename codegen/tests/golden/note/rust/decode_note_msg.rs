@@ -2,7 +2,8 @@
 // Types, schema tables and the typed decoders and encoders of every object, but not a standalone
 // codec: they sit on the `omnimessage` crate's runtime (strict scanner, lexical checks, value writers);
 // decode/encode with omnimessage::decode/encode.
-//! Typed decoders and canonical encoders of the objects below one envelope kind.
+//! Typed decoders of the objects below one envelope kind: fields by the schema's table, duplicate,
+//! unknown and missing keys refused with their pointer.
 #![allow(unused_imports, unused_mut, clippy::all)]
 
 use omnimessage::de::{De, Decode, Result, UNKNOWN};
@@ -10,9 +11,8 @@ use omnimessage::pointer::Path;
 use omnimessage::ser::Encode;
 use omnimessage::values::{Fragment, NumberOrString, Verbatim};
 
-use super::enums::*;
 use super::tables::*;
-use super::types::*;
+use super::*;
 
 impl Decode for NotePayload {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {
@@ -25,10 +25,7 @@ impl Decode for NotePayload {
         let mut f_extra: Option<Verbatim> = None;
         while let Some((field, key)) = de.next_key(NOTE_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "note")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "note")?; }
                 1 if f_text.is_none() => f_text = Some(de.string(&path.key("text"))?),
                 2 if f_level.is_none() => f_level = Some(de.enumerated::<Level>(&path.key("level"))?),
                 3 if f_tags.is_none() => f_tags = Some(de.array(&path.key("tags"), 0, |de, p| Ok(de.string(p)?))?),
@@ -38,9 +35,7 @@ impl Decode for NotePayload {
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(NotePayload {
             text: f_text.ok_or_else(|| de.missing(path, "text", start))?,
             level: f_level.ok_or_else(|| de.missing(path, "level", start))?,
@@ -48,28 +43,6 @@ impl Decode for NotePayload {
             count: f_count,
             extra: f_extra,
         })
-    }
-}
-
-impl Encode for NotePayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"note\",\"text\":");
-        self.text.encode(out);
-        out.extend_from_slice(b",\"level\":");
-        self.level.encode(out);
-        if let Some(v) = &self.tags {
-            out.extend_from_slice(b",\"tags\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.count {
-            out.extend_from_slice(b",\"count\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.extra {
-            out.extend_from_slice(b",\"extra\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -82,31 +55,16 @@ impl Decode for NoteMessage {
         while let Some((field, key)) = de.next_key(NOTE_MESSAGE_FIELDS) {
             match field {
                 0 if f_timestamp.is_none() => f_timestamp = Some(de.string(&path.key("timestamp"))?),
-                1 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "note_msg")?;
-                }
+                1 if !f_type => { f_type = true; de.constant(&path.key("type"), "note_msg")?; }
                 2 if f_payload.is_none() => f_payload = Some(NotePayload::decode(de, &path.key("payload"))?),
                 UNKNOWN => return Err(de.unexpected(path, key)),
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(NoteMessage {
             timestamp: f_timestamp.ok_or_else(|| de.missing(path, "timestamp", start))?,
             payload: f_payload.ok_or_else(|| de.missing(path, "payload", start))?,
         })
-    }
-}
-
-impl Encode for NoteMessage {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"timestamp\":");
-        self.timestamp.encode(out);
-        out.extend_from_slice(b",\"type\":\"note_msg\",\"payload\":");
-        self.payload.encode(out);
-        out.extend_from_slice(b"}");
     }
 }

@@ -2,7 +2,8 @@
 // Types, schema tables and the typed decoders and encoders of every object, but not a standalone
 // codec: they sit on the `omnimessage` crate's runtime (strict scanner, lexical checks, value writers);
 // decode/encode with omnimessage::decode/encode.
-//! Typed decoders and canonical encoders of the objects below one envelope kind.
+//! Typed decoders of the objects below one envelope kind: fields by the schema's table, duplicate,
+//! unknown and missing keys refused with their pointer.
 #![allow(unused_imports, unused_mut, clippy::all)]
 
 use omnimessage::de::{De, Decode, Result, UNKNOWN};
@@ -10,9 +11,8 @@ use omnimessage::pointer::Path;
 use omnimessage::ser::Encode;
 use omnimessage::values::{Fragment, NumberOrString, Verbatim};
 
-use super::enums::*;
 use super::tables::*;
-use super::types::*;
+use super::*;
 
 impl Decode for ToolDefinition {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {
@@ -37,20 +37,6 @@ impl Decode for ToolDefinition {
     }
 }
 
-impl Encode for ToolDefinition {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"name\":");
-        self.name.encode(out);
-        out.extend_from_slice(b",\"description\":");
-        self.description.encode(out);
-        if let Some(v) = &self.parameters {
-            out.extend_from_slice(b",\"parameters\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
-    }
-}
-
 impl Decode for ToolListReadyPayload {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {
         let start = de.begin_object(path)?;
@@ -58,29 +44,16 @@ impl Decode for ToolListReadyPayload {
         let mut f_tools: Option<Vec<ToolDefinition>> = None;
         while let Some((field, key)) = de.next_key(TOOL_LIST_READY_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "tool_list_ready")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "tool_list_ready")?; }
                 1 if f_tools.is_none() => f_tools = Some(de.array(&path.key("tools"), 0, |de, p| Ok(ToolDefinition::decode(de, p)?))?),
                 UNKNOWN => return Err(de.unexpected(path, key)),
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(ToolListReadyPayload {
             tools: f_tools.ok_or_else(|| de.missing(path, "tools", start))?,
         })
-    }
-}
-
-impl Encode for ToolListReadyPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"tool_list_ready\",\"tools\":");
-        self.tools.encode(out);
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -91,29 +64,16 @@ impl Decode for McpConnectBeginPayload {
         let mut f_servers: Option<Vec<String>> = None;
         while let Some((field, key)) = de.next_key(MCP_CONNECT_BEGIN_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "mcp_connect_begin")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "mcp_connect_begin")?; }
                 1 if f_servers.is_none() => f_servers = Some(de.array(&path.key("servers"), 0, |de, p| Ok(de.string(p)?))?),
                 UNKNOWN => return Err(de.unexpected(path, key)),
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(McpConnectBeginPayload {
             servers: f_servers.ok_or_else(|| de.missing(path, "servers", start))?,
         })
-    }
-}
-
-impl Encode for McpConnectBeginPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"mcp_connect_begin\",\"servers\":");
-        self.servers.encode(out);
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -152,32 +112,6 @@ impl Decode for McpServerResult {
     }
 }
 
-impl Encode for McpServerResult {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"server\":");
-        self.server.encode(out);
-        out.extend_from_slice(b",\"transport\":");
-        self.transport.encode(out);
-        out.extend_from_slice(b",\"status\":");
-        self.status.encode(out);
-        out.extend_from_slice(b",\"duration_ms\":");
-        self.duration_ms.encode(out);
-        if let Some(v) = &self.tools {
-            out.extend_from_slice(b",\"tools\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.error_code {
-            out.extend_from_slice(b",\"error_code\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.error_message {
-            out.extend_from_slice(b",\"error_message\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
-    }
-}
-
 impl Decode for McpConnectEndPayload {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {
         let start = de.begin_object(path)?;
@@ -188,10 +122,7 @@ impl Decode for McpConnectEndPayload {
         let mut f_error_message: Option<String> = None;
         while let Some((field, key)) = de.next_key(MCP_CONNECT_END_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "mcp_connect_end")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "mcp_connect_end")?; }
                 1 if f_status.is_none() => f_status = Some(de.enumerated::<StopReason>(&path.key("status"))?),
                 2 if f_results.is_none() => f_results = Some(de.array(&path.key("results"), 0, |de, p| Ok(McpServerResult::decode(de, p)?))?),
                 3 if f_error_code.is_none() => f_error_code = Some(de.enumerated::<ErrorCode>(&path.key("error_code"))?),
@@ -200,9 +131,7 @@ impl Decode for McpConnectEndPayload {
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(McpConnectEndPayload {
             status: f_status.ok_or_else(|| de.missing(path, "status", start))?,
             results: f_results.ok_or_else(|| de.missing(path, "results", start))?,
@@ -212,49 +141,20 @@ impl Decode for McpConnectEndPayload {
     }
 }
 
-impl Encode for McpConnectEndPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"mcp_connect_end\",\"status\":");
-        self.status.encode(out);
-        out.extend_from_slice(b",\"results\":");
-        self.results.encode(out);
-        if let Some(v) = &self.error_code {
-            out.extend_from_slice(b",\"error_code\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.error_message {
-            out.extend_from_slice(b",\"error_message\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
-    }
-}
-
 impl Decode for RequestBeginPayload {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {
         let start = de.begin_object(path)?;
         let mut f_type = false;
         while let Some((field, key)) = de.next_key(REQUEST_BEGIN_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "request_begin")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "request_begin")?; }
                 UNKNOWN => return Err(de.unexpected(path, key)),
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(RequestBeginPayload {
         })
-    }
-}
-
-impl Encode for RequestBeginPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"request_begin\"}");
     }
 }
 
@@ -269,10 +169,7 @@ impl Decode for RequestEndPayload {
         let mut f_retry_in_ms: Option<f64> = None;
         while let Some((field, key)) = de.next_key(REQUEST_END_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "request_end")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "request_end")?; }
                 1 if f_status.is_none() => f_status = Some(de.enumerated::<StopReason>(&path.key("status"))?),
                 2 if f_error_code.is_none() => f_error_code = Some(de.enumerated::<ErrorCode>(&path.key("error_code"))?),
                 3 if f_error_message.is_none() => f_error_message = Some(de.string(&path.key("error_message"))?),
@@ -282,9 +179,7 @@ impl Decode for RequestEndPayload {
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(RequestEndPayload {
             status: f_status.ok_or_else(|| de.missing(path, "status", start))?,
             error_code: f_error_code,
@@ -292,30 +187,6 @@ impl Decode for RequestEndPayload {
             attempt: f_attempt,
             retry_in_ms: f_retry_in_ms,
         })
-    }
-}
-
-impl Encode for RequestEndPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"request_end\",\"status\":");
-        self.status.encode(out);
-        if let Some(v) = &self.error_code {
-            out.extend_from_slice(b",\"error_code\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.error_message {
-            out.extend_from_slice(b",\"error_message\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.attempt {
-            out.extend_from_slice(b",\"attempt\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.retry_in_ms {
-            out.extend_from_slice(b",\"retry_in_ms\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -327,33 +198,18 @@ impl Decode for ApprovalDecisionPayload {
         let mut f_tool_call_id: Option<String> = None;
         while let Some((field, key)) = de.next_key(APPROVAL_DECISION_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "approval_decision")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "approval_decision")?; }
                 1 if f_decision.is_none() => f_decision = Some(de.enumerated::<ApprovalDecision>(&path.key("decision"))?),
                 2 if f_tool_call_id.is_none() => f_tool_call_id = Some(de.string(&path.key("tool_call_id"))?),
                 UNKNOWN => return Err(de.unexpected(path, key)),
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(ApprovalDecisionPayload {
             decision: f_decision.ok_or_else(|| de.missing(path, "decision", start))?,
             tool_call_id: f_tool_call_id.ok_or_else(|| de.missing(path, "tool_call_id", start))?,
         })
-    }
-}
-
-impl Encode for ApprovalDecisionPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"approval_decision\",\"decision\":");
-        self.decision.encode(out);
-        out.extend_from_slice(b",\"tool_call_id\":");
-        self.tool_call_id.encode(out);
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -383,20 +239,6 @@ impl Decode for TokenCounts {
     }
 }
 
-impl Encode for TokenCounts {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"cache_read\":");
-        self.cache_read.encode(out);
-        out.extend_from_slice(b",\"cache_write\":");
-        self.cache_write.encode(out);
-        out.extend_from_slice(b",\"output\":");
-        self.output.encode(out);
-        out.extend_from_slice(b",\"total\":");
-        self.total.encode(out);
-        out.extend_from_slice(b"}");
-    }
-}
-
 impl Decode for TokenUsagePayload {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {
         let start = de.begin_object(path)?;
@@ -405,33 +247,18 @@ impl Decode for TokenUsagePayload {
         let mut f_request: Option<TokenCounts> = None;
         while let Some((field, key)) = de.next_key(TOKEN_USAGE_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "token_usage")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "token_usage")?; }
                 1 if f_session.is_none() => f_session = Some(TokenCounts::decode(de, &path.key("session"))?),
                 2 if f_request.is_none() => f_request = Some(TokenCounts::decode(de, &path.key("request"))?),
                 UNKNOWN => return Err(de.unexpected(path, key)),
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(TokenUsagePayload {
             session: f_session.ok_or_else(|| de.missing(path, "session", start))?,
             request: f_request.ok_or_else(|| de.missing(path, "request", start))?,
         })
-    }
-}
-
-impl Encode for TokenUsagePayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"token_usage\",\"session\":");
-        self.session.encode(out);
-        out.extend_from_slice(b",\"request\":");
-        self.request.encode(out);
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -445,10 +272,7 @@ impl Decode for CompactionBeginPayload {
         let mut f_turns: Option<u64> = None;
         while let Some((field, key)) = de.next_key(COMPACTION_BEGIN_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "compaction_begin")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "compaction_begin")?; }
                 1 if f_reason.is_none() => f_reason = Some(de.enumerated::<CompactionReason>(&path.key("reason"))?),
                 2 if f_mode.is_none() => f_mode = Some(de.enumerated::<CompactionMode>(&path.key("mode"))?),
                 3 if f_context.is_none() => f_context = Some(de.integer(&path.key("context"), 0, 9007199254740991)?),
@@ -457,29 +281,13 @@ impl Decode for CompactionBeginPayload {
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(CompactionBeginPayload {
             reason: f_reason.ok_or_else(|| de.missing(path, "reason", start))?,
             mode: f_mode.ok_or_else(|| de.missing(path, "mode", start))?,
             context: f_context.ok_or_else(|| de.missing(path, "context", start))?,
             turns: f_turns.ok_or_else(|| de.missing(path, "turns", start))?,
         })
-    }
-}
-
-impl Encode for CompactionBeginPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"compaction_begin\",\"reason\":");
-        self.reason.encode(out);
-        out.extend_from_slice(b",\"mode\":");
-        self.mode.encode(out);
-        out.extend_from_slice(b",\"context\":");
-        self.context.encode(out);
-        out.extend_from_slice(b",\"turns\":");
-        self.turns.encode(out);
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -495,10 +303,7 @@ impl Decode for CompactionEndPayload {
         let mut f_error_message: Option<String> = None;
         while let Some((field, key)) = de.next_key(COMPACTION_END_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "compaction_end")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "compaction_end")?; }
                 1 if f_reason.is_none() => f_reason = Some(de.enumerated::<CompactionReason>(&path.key("reason"))?),
                 2 if f_mode.is_none() => f_mode = Some(de.enumerated::<CompactionMode>(&path.key("mode"))?),
                 3 if f_status.is_none() => f_status = Some(de.enumerated::<StopReason>(&path.key("status"))?),
@@ -509,9 +314,7 @@ impl Decode for CompactionEndPayload {
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(CompactionEndPayload {
             reason: f_reason.ok_or_else(|| de.missing(path, "reason", start))?,
             mode: f_mode.ok_or_else(|| de.missing(path, "mode", start))?,
@@ -520,30 +323,6 @@ impl Decode for CompactionEndPayload {
             error_code: f_error_code,
             error_message: f_error_message,
         })
-    }
-}
-
-impl Encode for CompactionEndPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"compaction_end\",\"reason\":");
-        self.reason.encode(out);
-        out.extend_from_slice(b",\"mode\":");
-        self.mode.encode(out);
-        out.extend_from_slice(b",\"status\":");
-        self.status.encode(out);
-        if let Some(v) = &self.attempt {
-            out.extend_from_slice(b",\"attempt\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.error_code {
-            out.extend_from_slice(b",\"error_code\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.error_message {
-            out.extend_from_slice(b",\"error_message\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -556,10 +335,7 @@ impl Decode for AbortPayload {
         let mut f_reason: Option<Option<String>> = None;
         while let Some((field, key)) = de.next_key(ABORT_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "abort")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "abort")?; }
                 1 if f_error_code.is_none() => f_error_code = Some(de.enumerated::<ErrorCode>(&path.key("error_code"))?),
                 2 if f_error_message.is_none() => f_error_message = Some(de.string(&path.key("error_message"))?),
                 3 if f_reason.is_none() => f_reason = Some(if de.null() { None } else { Some(de.string(&path.key("reason"))?) }),
@@ -567,33 +343,12 @@ impl Decode for AbortPayload {
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(AbortPayload {
             error_code: f_error_code,
             error_message: f_error_message,
             reason: f_reason,
         })
-    }
-}
-
-impl Encode for AbortPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"abort\"");
-        if let Some(v) = &self.error_code {
-            out.extend_from_slice(b",\"error_code\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.error_message {
-            out.extend_from_slice(b",\"error_message\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.reason {
-            out.extend_from_slice(b",\"reason\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -604,29 +359,16 @@ impl Decode for SubagentPayload {
         let mut f_session_id: Option<String> = None;
         while let Some((field, key)) = de.next_key(SUBAGENT_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "subagent")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "subagent")?; }
                 1 if f_session_id.is_none() => f_session_id = Some(de.string(&path.key("session_id"))?),
                 UNKNOWN => return Err(de.unexpected(path, key)),
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(SubagentPayload {
             session_id: f_session_id.ok_or_else(|| de.missing(path, "session_id", start))?,
         })
-    }
-}
-
-impl Encode for SubagentPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"subagent\",\"session_id\":");
-        self.session_id.encode(out);
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -641,10 +383,7 @@ impl Decode for HookPayload {
         let mut f_output: Option<Verbatim> = None;
         while let Some((field, key)) = de.next_key(HOOK_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "hook")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "hook")?; }
                 1 if f_hook.is_none() => f_hook = Some(de.enumerated::<HookPoint>(&path.key("hook"))?),
                 2 if f_name.is_none() => f_name = Some(de.string(&path.key("name"))?),
                 3 if f_decision.is_none() => f_decision = Some(de.enumerated::<HookDecision>(&path.key("decision"))?),
@@ -654,9 +393,7 @@ impl Decode for HookPayload {
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(HookPayload {
             hook: f_hook.ok_or_else(|| de.missing(path, "hook", start))?,
             name: f_name.ok_or_else(|| de.missing(path, "name", start))?,
@@ -664,28 +401,6 @@ impl Decode for HookPayload {
             reason: f_reason,
             output: f_output,
         })
-    }
-}
-
-impl Encode for HookPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"hook\",\"hook\":");
-        self.hook.encode(out);
-        out.extend_from_slice(b",\"name\":");
-        self.name.encode(out);
-        if let Some(v) = &self.decision {
-            out.extend_from_slice(b",\"decision\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.reason {
-            out.extend_from_slice(b",\"reason\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.output {
-            out.extend_from_slice(b",\"output\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -699,38 +414,19 @@ impl Decode for EventMessage {
         while let Some((field, key)) = de.next_key(EVENT_MESSAGE_FIELDS) {
             match field {
                 0 if f_timestamp.is_none() => f_timestamp = Some(de.string(&path.key("timestamp"))?),
-                1 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "event_msg")?;
-                }
+                1 if !f_type => { f_type = true; de.constant(&path.key("type"), "event_msg")?; }
                 2 if f_payload.is_none() => f_payload = Some(EventPayload::decode(de, &path.key("payload"))?),
                 3 if f_origin.is_none() => f_origin = Some(de.array(&path.key("origin"), 1, |de, p| Ok(de.string(p)?))?),
                 UNKNOWN => return Err(de.unexpected(path, key)),
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(EventMessage {
             timestamp: f_timestamp.ok_or_else(|| de.missing(path, "timestamp", start))?,
             payload: f_payload.ok_or_else(|| de.missing(path, "payload", start))?,
             origin: f_origin,
         })
-    }
-}
-
-impl Encode for EventMessage {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"timestamp\":");
-        self.timestamp.encode(out);
-        out.extend_from_slice(b",\"type\":\"event_msg\",\"payload\":");
-        self.payload.encode(out);
-        if let Some(v) = &self.origin {
-            out.extend_from_slice(b",\"origin\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -752,24 +448,5 @@ impl Decode for EventPayload {
             "hook" => EventPayload::Hook(HookPayload::decode(de, path)?),
             _ => return Err(de.unknown_type(path, at, &tag)),
         })
-    }
-}
-
-impl Encode for EventPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        match self {
-            EventPayload::ToolListReady(p) => p.encode(out),
-            EventPayload::McpConnectBegin(p) => p.encode(out),
-            EventPayload::McpConnectEnd(p) => p.encode(out),
-            EventPayload::RequestBegin(p) => p.encode(out),
-            EventPayload::RequestEnd(p) => p.encode(out),
-            EventPayload::ApprovalDecision(p) => p.encode(out),
-            EventPayload::TokenUsage(p) => p.encode(out),
-            EventPayload::CompactionBegin(p) => p.encode(out),
-            EventPayload::CompactionEnd(p) => p.encode(out),
-            EventPayload::Abort(p) => p.encode(out),
-            EventPayload::Subagent(p) => p.encode(out),
-            EventPayload::Hook(p) => p.encode(out),
-        }
     }
 }

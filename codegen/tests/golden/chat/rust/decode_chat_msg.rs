@@ -2,7 +2,8 @@
 // Types, schema tables and the typed decoders and encoders of every object, but not a standalone
 // codec: they sit on the `omnimessage` crate's runtime (strict scanner, lexical checks, value writers);
 // decode/encode with omnimessage::decode/encode.
-//! Typed decoders and canonical encoders of the objects below one envelope kind.
+//! Typed decoders of the objects below one envelope kind: fields by the schema's table, duplicate,
+//! unknown and missing keys refused with their pointer.
 #![allow(unused_imports, unused_mut, clippy::all)]
 
 use omnimessage::de::{De, Decode, Result, UNKNOWN};
@@ -10,9 +11,8 @@ use omnimessage::pointer::Path;
 use omnimessage::ser::Encode;
 use omnimessage::values::{Fragment, NumberOrString, Verbatim};
 
-use super::enums::*;
 use super::tables::*;
-use super::types::*;
+use super::*;
 
 impl Decode for SayPayload {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {
@@ -24,10 +24,7 @@ impl Decode for SayPayload {
         let mut f_meta: Option<Verbatim> = None;
         while let Some((field, key)) = de.next_key(SAY_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "say")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "say")?; }
                 1 if f_role.is_none() => f_role = Some(de.enumerated::<Role>(&path.key("role"))?),
                 2 if f_text.is_none() => f_text = Some(de.string(&path.key("text"))?),
                 3 if f_status.is_none() => f_status = Some(de.enumerated::<Status>(&path.key("status"))?),
@@ -36,33 +33,13 @@ impl Decode for SayPayload {
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(SayPayload {
             role: f_role.ok_or_else(|| de.missing(path, "role", start))?,
             text: f_text.ok_or_else(|| de.missing(path, "text", start))?,
             status: f_status,
             meta: f_meta,
         })
-    }
-}
-
-impl Encode for SayPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"say\",\"role\":");
-        self.role.encode(out);
-        out.extend_from_slice(b",\"text\":");
-        self.text.encode(out);
-        if let Some(v) = &self.status {
-            out.extend_from_slice(b",\"status\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.meta {
-            out.extend_from_slice(b",\"meta\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -75,10 +52,7 @@ impl Decode for PartialSayPayload {
         let mut f_status: Option<Status> = None;
         while let Some((field, key)) = de.next_key(PARTIAL_SAY_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "partial_say")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "partial_say")?; }
                 1 if f_role.is_none() => f_role = Some(de.enumerated::<Role>(&path.key("role"))?),
                 2 if f_text.is_none() => f_text = Some(de.fragment(&path.key("text"))?),
                 3 if f_status.is_none() => f_status = Some(de.enumerated::<Status>(&path.key("status"))?),
@@ -86,28 +60,12 @@ impl Decode for PartialSayPayload {
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(PartialSayPayload {
             role: f_role.ok_or_else(|| de.missing(path, "role", start))?,
             text: f_text.ok_or_else(|| de.missing(path, "text", start))?,
             status: f_status,
         })
-    }
-}
-
-impl Encode for PartialSayPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"partial_say\",\"role\":");
-        self.role.encode(out);
-        out.extend_from_slice(b",\"text\":");
-        self.text.encode(out);
-        if let Some(v) = &self.status {
-            out.extend_from_slice(b",\"status\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -121,38 +79,19 @@ impl Decode for ChatMessage {
         while let Some((field, key)) = de.next_key(CHAT_MESSAGE_FIELDS) {
             match field {
                 0 if f_timestamp.is_none() => f_timestamp = Some(de.string(&path.key("timestamp"))?),
-                1 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "chat_msg")?;
-                }
+                1 if !f_type => { f_type = true; de.constant(&path.key("type"), "chat_msg")?; }
                 2 if f_payload.is_none() => f_payload = Some(ChatPayload::decode(de, &path.key("payload"))?),
                 3 if f_origin.is_none() => f_origin = Some(de.array(&path.key("origin"), 1, |de, p| Ok(de.string(p)?))?),
                 UNKNOWN => return Err(de.unexpected(path, key)),
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(ChatMessage {
             timestamp: f_timestamp.ok_or_else(|| de.missing(path, "timestamp", start))?,
             payload: f_payload.ok_or_else(|| de.missing(path, "payload", start))?,
             origin: f_origin,
         })
-    }
-}
-
-impl Encode for ChatMessage {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"timestamp\":");
-        self.timestamp.encode(out);
-        out.extend_from_slice(b",\"type\":\"chat_msg\",\"payload\":");
-        self.payload.encode(out);
-        if let Some(v) = &self.origin {
-            out.extend_from_slice(b",\"origin\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -164,14 +103,5 @@ impl Decode for ChatPayload {
             "partial_say" => ChatPayload::PartialSay(PartialSayPayload::decode(de, path)?),
             _ => return Err(de.unknown_type(path, at, &tag)),
         })
-    }
-}
-
-impl Encode for ChatPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        match self {
-            ChatPayload::Say(p) => p.encode(out),
-            ChatPayload::PartialSay(p) => p.encode(out),
-        }
     }
 }

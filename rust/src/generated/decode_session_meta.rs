@@ -2,7 +2,8 @@
 // Types, schema tables and the typed decoders and encoders of every object, but not a standalone
 // codec: they sit on the `omnimessage` crate's runtime (strict scanner, lexical checks, value writers);
 // decode/encode with omnimessage::decode/encode.
-//! Typed decoders and canonical encoders of the objects below one envelope kind.
+//! Typed decoders of the objects below one envelope kind: fields by the schema's table, duplicate,
+//! unknown and missing keys refused with their pointer.
 #![allow(unused_imports, unused_mut, clippy::all)]
 
 use omnimessage::de::{De, Decode, Result, UNKNOWN};
@@ -10,9 +11,8 @@ use omnimessage::pointer::Path;
 use omnimessage::ser::Encode;
 use omnimessage::values::{Fragment, NumberOrString, Verbatim};
 
-use super::enums::*;
 use super::tables::*;
-use super::types::*;
+use super::*;
 
 impl Decode for SessionMetaPayload {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {
@@ -52,30 +52,6 @@ impl Decode for SessionMetaPayload {
     }
 }
 
-impl Encode for SessionMetaPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"session_id\":");
-        self.session_id.encode(out);
-        out.extend_from_slice(b",\"provider\":");
-        self.provider.encode(out);
-        out.extend_from_slice(b",\"model_id\":");
-        self.model_id.encode(out);
-        out.extend_from_slice(b",\"model_context_window\":");
-        self.model_context_window.encode(out);
-        out.extend_from_slice(b",\"system_prompt\":");
-        self.system_prompt.encode(out);
-        out.extend_from_slice(b",\"agent_state\":");
-        self.agent_state.encode(out);
-        out.extend_from_slice(b",\"workspace\":");
-        self.workspace.encode(out);
-        if let Some(v) = &self.source {
-            out.extend_from_slice(b",\"source\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
-    }
-}
-
 impl Decode for SessionMetaMessage {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {
         let start = de.begin_object(path)?;
@@ -86,37 +62,18 @@ impl Decode for SessionMetaMessage {
         while let Some((field, key)) = de.next_key(SESSION_META_MESSAGE_FIELDS) {
             match field {
                 0 if f_timestamp.is_none() => f_timestamp = Some(de.string(&path.key("timestamp"))?),
-                1 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "session_meta")?;
-                }
+                1 if !f_type => { f_type = true; de.constant(&path.key("type"), "session_meta")?; }
                 2 if f_payload.is_none() => f_payload = Some(SessionMetaPayload::decode(de, &path.key("payload"))?),
                 3 if f_origin.is_none() => f_origin = Some(de.array(&path.key("origin"), 1, |de, p| Ok(de.string(p)?))?),
                 UNKNOWN => return Err(de.unexpected(path, key)),
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(SessionMetaMessage {
             timestamp: f_timestamp.ok_or_else(|| de.missing(path, "timestamp", start))?,
             payload: f_payload.ok_or_else(|| de.missing(path, "payload", start))?,
             origin: f_origin,
         })
-    }
-}
-
-impl Encode for SessionMetaMessage {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"timestamp\":");
-        self.timestamp.encode(out);
-        out.extend_from_slice(b",\"type\":\"session_meta\",\"payload\":");
-        self.payload.encode(out);
-        if let Some(v) = &self.origin {
-            out.extend_from_slice(b",\"origin\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }

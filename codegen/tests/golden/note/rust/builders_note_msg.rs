@@ -7,8 +7,7 @@
 
 use omnimessage::values::{Fragment, NumberOrString, Verbatim};
 
-use super::enums::*;
-use super::types::*;
+use super::*;
 
 /// The optional parameters of [`note`].
 #[derive(Clone, Debug, Default)]

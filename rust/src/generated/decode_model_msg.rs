@@ -2,7 +2,8 @@
 // Types, schema tables and the typed decoders and encoders of every object, but not a standalone
 // codec: they sit on the `omnimessage` crate's runtime (strict scanner, lexical checks, value writers);
 // decode/encode with omnimessage::decode/encode.
-//! Typed decoders and canonical encoders of the objects below one envelope kind.
+//! Typed decoders of the objects below one envelope kind: fields by the schema's table, duplicate,
+//! unknown and missing keys refused with their pointer.
 #![allow(unused_imports, unused_mut, clippy::all)]
 
 use omnimessage::de::{De, Decode, Result, UNKNOWN};
@@ -10,9 +11,8 @@ use omnimessage::pointer::Path;
 use omnimessage::ser::Encode;
 use omnimessage::values::{Fragment, NumberOrString, Verbatim};
 
-use super::enums::*;
 use super::tables::*;
-use super::types::*;
+use super::*;
 
 impl Decode for TextPayload {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {
@@ -25,10 +25,7 @@ impl Decode for TextPayload {
         let mut f_sender: Option<Sender> = None;
         while let Some((field, key)) = de.next_key(TEXT_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "text")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "text")?; }
                 1 if f_role.is_none() => f_role = Some(de.enumerated::<Role>(&path.key("role"))?),
                 2 if f_text.is_none() => f_text = Some(de.string(&path.key("text"))?),
                 3 if f_stop_reason.is_none() => f_stop_reason = Some(de.enumerated::<StopReason>(&path.key("stop_reason"))?),
@@ -38,9 +35,7 @@ impl Decode for TextPayload {
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(TextPayload {
             role: f_role.ok_or_else(|| de.missing(path, "role", start))?,
             text: f_text.ok_or_else(|| de.missing(path, "text", start))?,
@@ -48,28 +43,6 @@ impl Decode for TextPayload {
             fidelity: f_fidelity,
             sender: f_sender,
         })
-    }
-}
-
-impl Encode for TextPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"text\",\"role\":");
-        self.role.encode(out);
-        out.extend_from_slice(b",\"text\":");
-        self.text.encode(out);
-        if let Some(v) = &self.stop_reason {
-            out.extend_from_slice(b",\"stop_reason\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.fidelity {
-            out.extend_from_slice(b",\"fidelity\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.sender {
-            out.extend_from_slice(b",\"sender\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -83,14 +56,8 @@ impl Decode for ThinkingPayload {
         let mut f_fidelity: Option<Verbatim> = None;
         while let Some((field, key)) = de.next_key(THINKING_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "thinking")?;
-                }
-                1 if !f_role => {
-                    f_role = true;
-                    de.constant(&path.key("role"), "assistant")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "thinking")?; }
+                1 if !f_role => { f_role = true; de.constant(&path.key("role"), "assistant")?; }
                 2 if f_thinking.is_none() => f_thinking = Some(de.string(&path.key("thinking"))?),
                 3 if f_stop_reason.is_none() => f_stop_reason = Some(de.enumerated::<StopReason>(&path.key("stop_reason"))?),
                 4 if f_fidelity.is_none() => f_fidelity = Some(de.verbatim(&path.key("fidelity"), false)?),
@@ -98,33 +65,13 @@ impl Decode for ThinkingPayload {
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
-        if !f_role {
-            return Err(de.missing(path, "role", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
+        if !f_role { return Err(de.missing(path, "role", start)); }
         Ok(ThinkingPayload {
             thinking: f_thinking.ok_or_else(|| de.missing(path, "thinking", start))?,
             stop_reason: f_stop_reason,
             fidelity: f_fidelity,
         })
-    }
-}
-
-impl Encode for ThinkingPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"thinking\",\"role\":\"assistant\",\"thinking\":");
-        self.thinking.encode(out);
-        if let Some(v) = &self.stop_reason {
-            out.extend_from_slice(b",\"stop_reason\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.fidelity {
-            out.extend_from_slice(b",\"fidelity\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -139,14 +86,8 @@ impl Decode for InlineThinkingPayload {
         let mut f_fidelity: Option<Verbatim> = None;
         while let Some((field, key)) = de.next_key(INLINE_THINKING_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "inline_thinking")?;
-                }
-                1 if !f_role => {
-                    f_role = true;
-                    de.constant(&path.key("role"), "assistant")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "inline_thinking")?; }
+                1 if !f_role => { f_role = true; de.constant(&path.key("role"), "assistant")?; }
                 2 if f_data.is_none() => f_data = Some(de.string(&path.key("data"))?),
                 3 if f_mime_type.is_none() => f_mime_type = Some(de.string(&path.key("mime_type"))?),
                 4 if f_stop_reason.is_none() => f_stop_reason = Some(de.enumerated::<StopReason>(&path.key("stop_reason"))?),
@@ -155,36 +96,14 @@ impl Decode for InlineThinkingPayload {
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
-        if !f_role {
-            return Err(de.missing(path, "role", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
+        if !f_role { return Err(de.missing(path, "role", start)); }
         Ok(InlineThinkingPayload {
             data: f_data.ok_or_else(|| de.missing(path, "data", start))?,
             mime_type: f_mime_type.ok_or_else(|| de.missing(path, "mime_type", start))?,
             stop_reason: f_stop_reason,
             fidelity: f_fidelity,
         })
-    }
-}
-
-impl Encode for InlineThinkingPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"inline_thinking\",\"role\":\"assistant\",\"data\":");
-        self.data.encode(out);
-        out.extend_from_slice(b",\"mime_type\":");
-        self.mime_type.encode(out);
-        if let Some(v) = &self.stop_reason {
-            out.extend_from_slice(b",\"stop_reason\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.fidelity {
-            out.extend_from_slice(b",\"fidelity\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -200,14 +119,8 @@ impl Decode for ToolCallPayload {
         let mut f_fidelity: Option<Verbatim> = None;
         while let Some((field, key)) = de.next_key(TOOL_CALL_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "tool_call")?;
-                }
-                1 if !f_role => {
-                    f_role = true;
-                    de.constant(&path.key("role"), "assistant")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "tool_call")?; }
+                1 if !f_role => { f_role = true; de.constant(&path.key("role"), "assistant")?; }
                 2 if f_name.is_none() => f_name = Some(de.string(&path.key("name"))?),
                 3 if f_arguments.is_none() => f_arguments = Some(de.string(&path.key("arguments"))?),
                 4 if f_tool_call_id.is_none() => f_tool_call_id = Some(de.string(&path.key("tool_call_id"))?),
@@ -217,12 +130,8 @@ impl Decode for ToolCallPayload {
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
-        if !f_role {
-            return Err(de.missing(path, "role", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
+        if !f_role { return Err(de.missing(path, "role", start)); }
         Ok(ToolCallPayload {
             name: f_name.ok_or_else(|| de.missing(path, "name", start))?,
             arguments: f_arguments.ok_or_else(|| de.missing(path, "arguments", start))?,
@@ -230,26 +139,6 @@ impl Decode for ToolCallPayload {
             stop_reason: f_stop_reason,
             fidelity: f_fidelity,
         })
-    }
-}
-
-impl Encode for ToolCallPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"tool_call\",\"role\":\"assistant\",\"name\":");
-        self.name.encode(out);
-        out.extend_from_slice(b",\"arguments\":");
-        self.arguments.encode(out);
-        out.extend_from_slice(b",\"tool_call_id\":");
-        self.tool_call_id.encode(out);
-        if let Some(v) = &self.stop_reason {
-            out.extend_from_slice(b",\"stop_reason\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.fidelity {
-            out.extend_from_slice(b",\"fidelity\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -264,14 +153,8 @@ impl Decode for ToolCallOutputPayload {
         let mut f_stop_reason: Option<StopReason> = None;
         while let Some((field, key)) = de.next_key(TOOL_CALL_OUTPUT_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "tool_call_output")?;
-                }
-                1 if !f_role => {
-                    f_role = true;
-                    de.constant(&path.key("role"), "user")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "tool_call_output")?; }
+                1 if !f_role => { f_role = true; de.constant(&path.key("role"), "user")?; }
                 2 if f_output.is_none() => f_output = Some(de.string(&path.key("output"))?),
                 3 if f_images.is_none() => f_images = Some(de.array(&path.key("images"), 0, |de, p| Ok(de.string(p)?))?),
                 4 if f_tool_call_id.is_none() => f_tool_call_id = Some(de.string(&path.key("tool_call_id"))?),
@@ -280,36 +163,14 @@ impl Decode for ToolCallOutputPayload {
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
-        if !f_role {
-            return Err(de.missing(path, "role", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
+        if !f_role { return Err(de.missing(path, "role", start)); }
         Ok(ToolCallOutputPayload {
             output: f_output.ok_or_else(|| de.missing(path, "output", start))?,
             images: f_images,
             tool_call_id: f_tool_call_id.ok_or_else(|| de.missing(path, "tool_call_id", start))?,
             stop_reason: f_stop_reason,
         })
-    }
-}
-
-impl Encode for ToolCallOutputPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"tool_call_output\",\"role\":\"user\",\"output\":");
-        self.output.encode(out);
-        if let Some(v) = &self.images {
-            out.extend_from_slice(b",\"images\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b",\"tool_call_id\":");
-        self.tool_call_id.encode(out);
-        if let Some(v) = &self.stop_reason {
-            out.extend_from_slice(b",\"stop_reason\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -322,42 +183,20 @@ impl Decode for ImageUrlPayload {
         let mut f_stop_reason: Option<StopReason> = None;
         while let Some((field, key)) = de.next_key(IMAGE_URL_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "image_url")?;
-                }
-                1 if !f_role => {
-                    f_role = true;
-                    de.constant(&path.key("role"), "user")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "image_url")?; }
+                1 if !f_role => { f_role = true; de.constant(&path.key("role"), "user")?; }
                 2 if f_image_url.is_none() => f_image_url = Some(de.string(&path.key("image_url"))?),
                 3 if f_stop_reason.is_none() => f_stop_reason = Some(de.enumerated::<StopReason>(&path.key("stop_reason"))?),
                 UNKNOWN => return Err(de.unexpected(path, key)),
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
-        if !f_role {
-            return Err(de.missing(path, "role", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
+        if !f_role { return Err(de.missing(path, "role", start)); }
         Ok(ImageUrlPayload {
             image_url: f_image_url.ok_or_else(|| de.missing(path, "image_url", start))?,
             stop_reason: f_stop_reason,
         })
-    }
-}
-
-impl Encode for ImageUrlPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"image_url\",\"role\":\"user\",\"image_url\":");
-        self.image_url.encode(out);
-        if let Some(v) = &self.stop_reason {
-            out.extend_from_slice(b",\"stop_reason\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -372,10 +211,7 @@ impl Decode for InlineDataPayload {
         let mut f_fidelity: Option<Verbatim> = None;
         while let Some((field, key)) = de.next_key(INLINE_DATA_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "inline_data")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "inline_data")?; }
                 1 if f_role.is_none() => f_role = Some(de.enumerated::<Role>(&path.key("role"))?),
                 2 if f_data.is_none() => f_data = Some(de.string(&path.key("data"))?),
                 3 if f_mime_type.is_none() => f_mime_type = Some(de.string(&path.key("mime_type"))?),
@@ -385,9 +221,7 @@ impl Decode for InlineDataPayload {
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(InlineDataPayload {
             role: f_role.ok_or_else(|| de.missing(path, "role", start))?,
             data: f_data.ok_or_else(|| de.missing(path, "data", start))?,
@@ -395,26 +229,6 @@ impl Decode for InlineDataPayload {
             stop_reason: f_stop_reason,
             fidelity: f_fidelity,
         })
-    }
-}
-
-impl Encode for InlineDataPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"inline_data\",\"role\":");
-        self.role.encode(out);
-        out.extend_from_slice(b",\"data\":");
-        self.data.encode(out);
-        out.extend_from_slice(b",\"mime_type\":");
-        self.mime_type.encode(out);
-        if let Some(v) = &self.stop_reason {
-            out.extend_from_slice(b",\"stop_reason\":");
-            v.encode(out);
-        }
-        if let Some(v) = &self.fidelity {
-            out.extend_from_slice(b",\"fidelity\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -428,14 +242,8 @@ impl Decode for PartialTextPayload {
         let mut f_stop_reason: Option<StopReason> = None;
         while let Some((field, key)) = de.next_key(PARTIAL_TEXT_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "partial_text")?;
-                }
-                1 if !f_role => {
-                    f_role = true;
-                    de.constant(&path.key("role"), "assistant")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "partial_text")?; }
+                1 if !f_role => { f_role = true; de.constant(&path.key("role"), "assistant")?; }
                 2 if f_event_type.is_none() => f_event_type = Some(de.enumerated::<StreamEventType>(&path.key("event_type"))?),
                 3 if f_text.is_none() => f_text = Some(de.fragment(&path.key("text"))?),
                 4 if f_stop_reason.is_none() => f_stop_reason = Some(de.enumerated::<StopReason>(&path.key("stop_reason"))?),
@@ -443,31 +251,13 @@ impl Decode for PartialTextPayload {
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
-        if !f_role {
-            return Err(de.missing(path, "role", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
+        if !f_role { return Err(de.missing(path, "role", start)); }
         Ok(PartialTextPayload {
             event_type: f_event_type.ok_or_else(|| de.missing(path, "event_type", start))?,
             text: f_text.ok_or_else(|| de.missing(path, "text", start))?,
             stop_reason: f_stop_reason,
         })
-    }
-}
-
-impl Encode for PartialTextPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"partial_text\",\"role\":\"assistant\",\"event_type\":");
-        self.event_type.encode(out);
-        out.extend_from_slice(b",\"text\":");
-        self.text.encode(out);
-        if let Some(v) = &self.stop_reason {
-            out.extend_from_slice(b",\"stop_reason\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -481,14 +271,8 @@ impl Decode for PartialThinkingPayload {
         let mut f_stop_reason: Option<StopReason> = None;
         while let Some((field, key)) = de.next_key(PARTIAL_THINKING_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "partial_thinking")?;
-                }
-                1 if !f_role => {
-                    f_role = true;
-                    de.constant(&path.key("role"), "assistant")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "partial_thinking")?; }
+                1 if !f_role => { f_role = true; de.constant(&path.key("role"), "assistant")?; }
                 2 if f_event_type.is_none() => f_event_type = Some(de.enumerated::<StreamEventType>(&path.key("event_type"))?),
                 3 if f_thinking.is_none() => f_thinking = Some(de.fragment(&path.key("thinking"))?),
                 4 if f_stop_reason.is_none() => f_stop_reason = Some(de.enumerated::<StopReason>(&path.key("stop_reason"))?),
@@ -496,31 +280,13 @@ impl Decode for PartialThinkingPayload {
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
-        if !f_role {
-            return Err(de.missing(path, "role", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
+        if !f_role { return Err(de.missing(path, "role", start)); }
         Ok(PartialThinkingPayload {
             event_type: f_event_type.ok_or_else(|| de.missing(path, "event_type", start))?,
             thinking: f_thinking.ok_or_else(|| de.missing(path, "thinking", start))?,
             stop_reason: f_stop_reason,
         })
-    }
-}
-
-impl Encode for PartialThinkingPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"partial_thinking\",\"role\":\"assistant\",\"event_type\":");
-        self.event_type.encode(out);
-        out.extend_from_slice(b",\"thinking\":");
-        self.thinking.encode(out);
-        if let Some(v) = &self.stop_reason {
-            out.extend_from_slice(b",\"stop_reason\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -536,14 +302,8 @@ impl Decode for PartialToolCallPayload {
         let mut f_stop_reason: Option<StopReason> = None;
         while let Some((field, key)) = de.next_key(PARTIAL_TOOL_CALL_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "partial_tool_call")?;
-                }
-                1 if !f_role => {
-                    f_role = true;
-                    de.constant(&path.key("role"), "assistant")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "partial_tool_call")?; }
+                1 if !f_role => { f_role = true; de.constant(&path.key("role"), "assistant")?; }
                 2 if f_event_type.is_none() => f_event_type = Some(de.enumerated::<StreamEventType>(&path.key("event_type"))?),
                 3 if f_name.is_none() => f_name = Some(de.string(&path.key("name"))?),
                 4 if f_arguments.is_none() => f_arguments = Some(de.fragment(&path.key("arguments"))?),
@@ -553,12 +313,8 @@ impl Decode for PartialToolCallPayload {
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
-        if !f_role {
-            return Err(de.missing(path, "role", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
+        if !f_role { return Err(de.missing(path, "role", start)); }
         Ok(PartialToolCallPayload {
             event_type: f_event_type.ok_or_else(|| de.missing(path, "event_type", start))?,
             name: f_name.ok_or_else(|| de.missing(path, "name", start))?,
@@ -566,24 +322,6 @@ impl Decode for PartialToolCallPayload {
             tool_call_id: f_tool_call_id.ok_or_else(|| de.missing(path, "tool_call_id", start))?,
             stop_reason: f_stop_reason,
         })
-    }
-}
-
-impl Encode for PartialToolCallPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"partial_tool_call\",\"role\":\"assistant\",\"event_type\":");
-        self.event_type.encode(out);
-        out.extend_from_slice(b",\"name\":");
-        self.name.encode(out);
-        out.extend_from_slice(b",\"arguments\":");
-        self.arguments.encode(out);
-        out.extend_from_slice(b",\"tool_call_id\":");
-        self.tool_call_id.encode(out);
-        if let Some(v) = &self.stop_reason {
-            out.extend_from_slice(b",\"stop_reason\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -599,14 +337,8 @@ impl Decode for PartialToolCallOutputPayload {
         let mut f_stop_reason: Option<StopReason> = None;
         while let Some((field, key)) = de.next_key(PARTIAL_TOOL_CALL_OUTPUT_PAYLOAD_FIELDS) {
             match field {
-                0 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "partial_tool_call_output")?;
-                }
-                1 if !f_role => {
-                    f_role = true;
-                    de.constant(&path.key("role"), "user")?;
-                }
+                0 if !f_type => { f_type = true; de.constant(&path.key("type"), "partial_tool_call_output")?; }
+                1 if !f_role => { f_role = true; de.constant(&path.key("role"), "user")?; }
                 2 if f_event_type.is_none() => f_event_type = Some(de.enumerated::<StreamEventType>(&path.key("event_type"))?),
                 3 if f_output.is_none() => f_output = Some(de.fragment(&path.key("output"))?),
                 4 if f_images.is_none() => f_images = Some(de.array(&path.key("images"), 0, |de, p| Ok(de.string(p)?))?),
@@ -616,12 +348,8 @@ impl Decode for PartialToolCallOutputPayload {
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
-        if !f_role {
-            return Err(de.missing(path, "role", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
+        if !f_role { return Err(de.missing(path, "role", start)); }
         Ok(PartialToolCallOutputPayload {
             event_type: f_event_type.ok_or_else(|| de.missing(path, "event_type", start))?,
             output: f_output.ok_or_else(|| de.missing(path, "output", start))?,
@@ -629,26 +357,6 @@ impl Decode for PartialToolCallOutputPayload {
             tool_call_id: f_tool_call_id.ok_or_else(|| de.missing(path, "tool_call_id", start))?,
             stop_reason: f_stop_reason,
         })
-    }
-}
-
-impl Encode for PartialToolCallOutputPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"partial_tool_call_output\",\"role\":\"user\",\"event_type\":");
-        self.event_type.encode(out);
-        out.extend_from_slice(b",\"output\":");
-        self.output.encode(out);
-        if let Some(v) = &self.images {
-            out.extend_from_slice(b",\"images\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b",\"tool_call_id\":");
-        self.tool_call_id.encode(out);
-        if let Some(v) = &self.stop_reason {
-            out.extend_from_slice(b",\"stop_reason\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -662,38 +370,19 @@ impl Decode for ModelMessage {
         while let Some((field, key)) = de.next_key(MODEL_MESSAGE_FIELDS) {
             match field {
                 0 if f_timestamp.is_none() => f_timestamp = Some(de.string(&path.key("timestamp"))?),
-                1 if !f_type => {
-                    f_type = true;
-                    de.constant(&path.key("type"), "model_msg")?;
-                }
+                1 if !f_type => { f_type = true; de.constant(&path.key("type"), "model_msg")?; }
                 2 if f_payload.is_none() => f_payload = Some(ModelPayload::decode(de, &path.key("payload"))?),
                 3 if f_origin.is_none() => f_origin = Some(de.array(&path.key("origin"), 1, |de, p| Ok(de.string(p)?))?),
                 UNKNOWN => return Err(de.unexpected(path, key)),
                 _ => return Err(de.duplicate(path, key)),
             }
         }
-        if !f_type {
-            return Err(de.missing(path, "type", start));
-        }
+        if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(ModelMessage {
             timestamp: f_timestamp.ok_or_else(|| de.missing(path, "timestamp", start))?,
             payload: f_payload.ok_or_else(|| de.missing(path, "payload", start))?,
             origin: f_origin,
         })
-    }
-}
-
-impl Encode for ModelMessage {
-    fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"timestamp\":");
-        self.timestamp.encode(out);
-        out.extend_from_slice(b",\"type\":\"model_msg\",\"payload\":");
-        self.payload.encode(out);
-        if let Some(v) = &self.origin {
-            out.extend_from_slice(b",\"origin\":");
-            v.encode(out);
-        }
-        out.extend_from_slice(b"}");
     }
 }
 
@@ -714,23 +403,5 @@ impl Decode for ModelPayload {
             "partial_tool_call_output" => ModelPayload::PartialToolCallOutput(PartialToolCallOutputPayload::decode(de, path)?),
             _ => return Err(de.unknown_type(path, at, &tag)),
         })
-    }
-}
-
-impl Encode for ModelPayload {
-    fn encode(&self, out: &mut Vec<u8>) {
-        match self {
-            ModelPayload::Text(p) => p.encode(out),
-            ModelPayload::Thinking(p) => p.encode(out),
-            ModelPayload::InlineThinking(p) => p.encode(out),
-            ModelPayload::ToolCall(p) => p.encode(out),
-            ModelPayload::ToolCallOutput(p) => p.encode(out),
-            ModelPayload::ImageUrl(p) => p.encode(out),
-            ModelPayload::InlineData(p) => p.encode(out),
-            ModelPayload::PartialText(p) => p.encode(out),
-            ModelPayload::PartialThinking(p) => p.encode(out),
-            ModelPayload::PartialToolCall(p) => p.encode(out),
-            ModelPayload::PartialToolCallOutput(p) => p.encode(out),
-        }
     }
 }
