@@ -81,7 +81,9 @@ MISSING: object = object()
 
 INTERN_CAP = 4096  # distinct keys and short strings interned by one scan
 INTERN_LEN = 32  # strings longer than this are not interned
-_DOUBLE_LIMIT = 2**1024  # integers at or beyond this round to infinity as IEEE 754 doubles
+# Integers at or beyond this round to infinity as IEEE 754 doubles (round to nearest, ties to even:
+# the midpoint between the largest double and 2^1024 rounds to 2^1024; schema/README.md section 6).
+_DOUBLE_LIMIT = 2**1024 - 2**970
 _INF = (float("inf"), float("-inf"))
 
 
@@ -343,7 +345,8 @@ class Scanner:
                 raise ScanError("invalid_json", "invalid number", i)
             end = m.end()
             nxt = text[end : end + 1]
-            if nxt and (nxt in "0123456789.eE+-" or nxt.isalpha()):
+            # what belongs to the number token: digits, . e E + - and ASCII letters only (section 1.3)
+            if nxt and (nxt in "0123456789.eE+-" or (nxt.isascii() and nxt.isalpha())):
                 what = "leading zero" if text[i:end].lstrip("-") == "0" and nxt.isdigit() else "invalid number"
                 raise ScanError("invalid_json", what, i)
             if not build:

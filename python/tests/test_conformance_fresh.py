@@ -194,3 +194,32 @@ def test_list_shows_the_fresh_cases_of_a_seed_whatever_the_hash_seed() -> None:
         capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONHASHSEED": "12345"},
     )
     assert r2.stdout == r.stdout
+
+
+@needs("node")
+def test_fresh_number_ties_are_spelled_as_node_spells_them() -> None:
+    """The tie generator (fresh/number_ties.py) yields doubles exactly halfway between two shortest
+    spellings; the reference binding, whose answers the fresh cases expect, writes each as Node's
+    Number::toString does (the even one, ECMA-262 Note 2), and the generator's odd spelling is
+    another decimal of the same double."""
+    import random
+    from fractions import Fraction
+
+    from omnimessage._write import es_number
+    from omnimessage.conformance.fresh.number_ties import exact_decimal, tie
+
+    rng = random.Random(20)
+    found: list[tuple[Fraction, int, int]] = []
+    while len(found) < 300:
+        t = tie(rng)
+        if t is not None:
+            found.append(t)
+    exact = [exact_decimal(x, q + 1) for x, _, q in found]
+    script = "const v=JSON.parse(require('fs').readFileSync(0,'utf8'));console.log(JSON.stringify(v.map(x=>String(Number(x)))))"
+    node = json.loads(subprocess.run(["node", "-e", script], input=json.dumps(exact), capture_output=True, text=True, check=True).stdout)
+    for (x, s, q), spelled, js in zip(found, exact, node, strict=True):
+        even = s if s % 2 == 0 else s + 1
+        assert es_number(float(x)) == js, spelled
+        assert Fraction(js) == Fraction(even, 10**q), (spelled, js)  # the even neighbour of the tie
+        assert float(Fraction(s + 1 - (even - s), 10**q)) == float(x)  # the odd one is the same double
+    assert any("number-tie" in c.tags for seed in range(3) for c in fresh_cases(SUITE, seed, 200))

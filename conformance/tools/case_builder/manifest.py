@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import json
+import re
 
 from .canonicalization import generate_canonicalization
 from .collector import CASES
+from .contract_points import generate_contract_points
 from .contract_rules import generate_contract_rules
 from .hostile import generate_hostile, tag_existing_hostile
 from .lenient import generate_lenient
@@ -33,6 +35,7 @@ def build() -> tuple[dict[str, bytes], bytes]:
     tag_existing_hostile()
     generate_third_party()
     generate_contract_rules()
+    generate_contract_points()
     groups = {
         "roundtrip": {
             "spec": "2",
@@ -71,6 +74,9 @@ def build() -> tuple[dict[str, bytes], bytes]:
     head = {k: v for k, v in manifest.items() if k != "cases"}
     text = json.dumps(head, indent=2, ensure_ascii=False)[:-2] + ',\n  "cases": [\n'
     text += ",\n".join("    " + json.dumps(c, ensure_ascii=False) for c in CASES.cases) + "\n  ]\n}\n"
+    # A pointer may hold a lone surrogate (a key that escapes one), which UTF-8 cannot carry: it is
+    # written as the escape JSON.stringify writes (it can only sit inside a JSON string).
+    text = re.sub("[\ud800-\udfff]", lambda m: f"\\u{ord(m.group()):04x}", text)
     assert json.loads(text) == manifest
     files = {name: b"".join(lines) for name, lines in CASES.files.items()}
     return files, text.encode("utf-8")

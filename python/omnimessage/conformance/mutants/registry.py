@@ -12,6 +12,26 @@ from .contract import (
     TopLevelNumberThenTrailing,
     TornGrammarTruncated,
 )
+from .contract_framing import (
+    JsTrimmed,
+    LenientBytesStripped,
+    LimitAfterUtf8,
+    LimitCrlfTerminator,
+    LoneKeyPointerAtObject,
+    LoneKeyPointerReplaced,
+    NumberTokenUnicodeLetters,
+    StrStripped,
+    TornHalfCharacterTrailing,
+    VerbatimDepth256,
+)
+from .contract_numbers import (
+    DoubleRangeAtMax,
+    IntegerRangeBeforeSpelling,
+    LongIntegersRefused,
+    NonObjectWalked,
+    NumberTiesRoundedUp,
+    VerbatimShapeAfterLexical,
+)
 from .encoders import (
     AstralEscaped,
     ContextWindowNumeric,
@@ -297,4 +317,21 @@ MUTANTS: dict[str, type[Binding]] = {
     "top-level-number-then-trailing": TopLevelNumberThenTrailing,
     "benchmark-reads-as-cli": BenchmarkReadsAsCli,
     "lenient-keeps-cr": LenientKeepsCr,
+    # the points an independent implementation found (issue 20, suite 2.1)
+    "verbatim-shape-after-lexical": VerbatimShapeAfterLexical,
+    "number-ties-rounded-up": NumberTiesRoundedUp,
+    "integer-range-before-spelling": IntegerRangeBeforeSpelling,
+    "torn-half-character-trailing": TornHalfCharacterTrailing,
+    "non-object-walked": NonObjectWalked,
+    "long-integers-refused": LongIntegersRefused,
+    "double-range-at-max": DoubleRangeAtMax,
+    "number-token-unicode-letters": NumberTokenUnicodeLetters,
+    "limit-crlf-terminator": LimitCrlfTerminator,
+    "limit-after-utf8": LimitAfterUtf8,
+    "lone-key-pointer-at-object": LoneKeyPointerAtObject,
+    "lone-key-pointer-replaced": LoneKeyPointerReplaced,
+    "verbatim-depth-256": VerbatimDepth256,
+    "str-stripped": StrStripped,
+    "js-trimmed": JsTrimmed,
+    "lenient-bytes-stripped": LenientBytesStripped,
 }
