@@ -159,27 +159,13 @@ pub(crate) fn string_end(b: &[u8], i: usize) -> Result<usize, DecodeError> {
     Err(json(i, "unterminated string"))
 }
 
-/// The end of the RFC 8259 number at `i`, the number token running to the first character that is
-/// none of the digits, `.`, `e`, `E`, `+`, `-` or a letter (section 1.3).
+/// The end of the RFC 8259 number at `i`: the number token runs to the first character that is
+/// none of the ASCII digits, `.`, `e`, `E`, `+`, `-` or an ASCII letter (section 1.3; a non-ASCII
+/// character ends it), and must be one RFC 8259 number.
 pub(crate) fn number_end(b: &[u8], i: usize) -> Result<usize, DecodeError> {
     let end = rfc_number_end(b, i).ok_or_else(|| json(i, "invalid number"))?;
     match b.get(end) {
         Some(c) if c.is_ascii_alphanumeric() || matches!(c, b'.' | b'+' | b'-') => Err(json(i, "invalid number")),
-        Some(&c) if c >= 0x80 => {
-            // the line is valid UTF-8: decode the character after the number
-            let rest = &b[end..b.len().min(end + 4)];
-            let ch = match std::str::from_utf8(rest) {
-                Ok(s) => s.chars().next(),
-                Err(e) => std::str::from_utf8(&rest[..e.valid_up_to()])
-                    .ok()
-                    .and_then(|s| s.chars().next()),
-            };
-            if ch.is_some_and(char::is_alphabetic) {
-                Err(json(i, "invalid number"))
-            } else {
-                Ok(end)
-            }
-        }
         _ => Ok(end),
     }
 }
