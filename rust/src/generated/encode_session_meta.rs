@@ -4,7 +4,7 @@
 // decode/encode with omnimessage::decode/encode.
 //! Canonical encoders of the objects below one envelope kind: keys in schema order, optional keys
 //! only when set.
-#![allow(unused_imports, unused_mut, clippy::all)]
+#![allow(unused_imports, unused_mut, dead_code, clippy::all)]
 
 use omnimessage::de::{De, Decode, Result, UNKNOWN};
 use omnimessage::pointer::Path;

@@ -4,7 +4,7 @@
 // decode/encode with omnimessage::decode/encode.
 //! The payload unions and `Message`: decoded by the `type` of the envelope and of the payload (the first
 //! member of that name), encoded canonically.
-#![allow(unused_imports, clippy::all)]
+#![allow(unused_imports, dead_code, clippy::all)]
 
 use omnimessage::de::{De, Decode, Result};
 use omnimessage::pointer::Path;

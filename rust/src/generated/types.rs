@@ -4,7 +4,7 @@
 // decode/encode with omnimessage::decode/encode.
 //! The message types: one struct per object of the schema (its constant `type` and fixed roles are
 //! not stored: the type says them), one enum per payload union, and `Message` over the envelopes.
-#![allow(unused_imports, clippy::all)]
+#![allow(unused_imports, dead_code, clippy::all)]
 
 use omnimessage::values::{Fragment, NumberOrString, Verbatim};
 

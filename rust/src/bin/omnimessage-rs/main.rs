@@ -4,6 +4,7 @@
 //!   in canonical form on standard output; refusals on standard error with their line number;
 //!   exit 1 when a line was refused.
 //! - `omnimessage-rs testee`: the conformance testee (conformance/TESTEE-PROTOCOL.md).
+//! - `omnimessage-rs read [--lenient] FILE`: the reader's counts of a file (lines, messages, refusals).
 //! - `omnimessage-rs bench MODE FILE`, `omnimessage-rs differential`: for bench/run.py and
 //!   fuzz/differential.py.
 
@@ -12,9 +13,10 @@ mod bench;
 mod canonicalize;
 mod differential;
 mod json;
+mod read;
 mod testee;
 
-const USAGE: &str = "usage: omnimessage-rs canonicalize [--lenient] [FILE]\n       omnimessage-rs testee\n       omnimessage-rs bench MODE FILE (strict | roundtrip)\n";
+const USAGE: &str = "usage: omnimessage-rs canonicalize [--lenient] [FILE]\n       omnimessage-rs testee\n       omnimessage-rs read [--lenient] FILE\n       omnimessage-rs bench MODE FILE (strict | roundtrip)\n";
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -23,6 +25,7 @@ fn main() {
         Some("testee") => testee::run(),
         Some("bench") => bench::run(&args[1..]),
         Some("differential") => differential::run(),
+        Some("read") => read::run(&args[1..]),
         Some("--version") => {
             println!("omnimessage-rs {}", env!("CARGO_PKG_VERSION"));
             0

@@ -3,7 +3,7 @@
 // codec: they sit on the `omnimessage` crate's runtime (strict scanner, lexical checks, value writers);
 // decode/encode with omnimessage::decode/encode.
 //! Builders (`x-omnimessage-builders`): messages built the way the reference producer builds them.
-#![allow(unused_imports, clippy::all)]
+#![allow(unused_imports, dead_code, clippy::all)]
 
 use omnimessage::values::{Fragment, NumberOrString, Verbatim};
 

@@ -4,6 +4,7 @@
 // decode/encode with omnimessage::decode/encode.
 //! The generated part of the binding: types, schema tables, typed decoders and canonical
 //! encoders, builders, guards.
+#![allow(unused_imports, dead_code)]
 
 mod builders_chat_msg;
 mod builders_signal_msg;

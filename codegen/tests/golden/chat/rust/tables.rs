@@ -4,7 +4,7 @@
 // decode/encode with omnimessage::decode/encode.
 //! The schema's tables: limits, rejection categories, keys in canonical order, where verbatim
 //! values and fragment fields are, number locations. The runtime reads these, never a copy.
-#![allow(clippy::all)]
+#![allow(dead_code, clippy::all)]
 
 /// The schema this was generated from.
 pub const SCHEMA_ID: &str = "urn:omnimessage:golden:chat:1.0.0";

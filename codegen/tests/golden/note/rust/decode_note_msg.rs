@@ -4,7 +4,7 @@
 // decode/encode with omnimessage::decode/encode.
 //! Typed decoders of the objects below one envelope kind: fields by the schema's table, duplicate,
 //! unknown and missing keys refused with their pointer.
-#![allow(unused_imports, unused_mut, clippy::all)]
+#![allow(unused_imports, unused_mut, dead_code, clippy::all)]
 
 use omnimessage::de::{De, Decode, Result, UNKNOWN};
 use omnimessage::pointer::Path;

@@ -3,7 +3,7 @@
 // codec: they sit on the `omnimessage` crate's runtime (strict scanner, lexical checks, value writers);
 // decode/encode with omnimessage::decode/encode.
 //! The schema's vocabularies: one enum each, spelled on the wire by `as_str` and read by `FromStr`.
-#![allow(clippy::all)]
+#![allow(dead_code, clippy::all)]
 
 use omnimessage::ser::Encode;
 

@@ -3,7 +3,7 @@
 // codec: they sit on the `omnimessage` crate's runtime (strict scanner, lexical checks, value writers);
 // decode/encode with omnimessage::decode/encode.
 //! Guards (`x-omnimessage-guard`): what kind of message this is.
-#![allow(unused_imports, clippy::all)]
+#![allow(unused_imports, dead_code, clippy::all)]
 
 use super::*;
 
