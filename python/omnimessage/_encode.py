@@ -7,17 +7,17 @@ string holding a lone surrogate (which UTF-8 cannot carry raw) takes the writer 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 import msgspec
 
-from ._generated.models import ENVELOPE_TAGS, MAX_SAFE_INTEGER, NUMBER_LOCATIONS, Message
+from ._generated.models import MAX_SAFE_INTEGER, NUMBER_LOCATIONS
+from ._tables import RUNTIME, Tables
 from ._write import es_number, write_json
 
 _encoder: Final = msgspec.json.Encoder()
 ENC: Final = _encoder.encode
-TAGS: Final[dict[type, str]] = dict(ENVELOPE_TAGS)
 
 def _at(obj: Any, path: tuple[str, ...], fn: Callable[[Any], Any]) -> Any:
     """`obj` with `fn` applied to the values at `path` (`*`: every list item); copies only
@@ -41,10 +41,10 @@ def _spell_number(v: Any) -> Any:
     return v
 
 
-def canonical_payload(payload: Any) -> Any:
+def canonical_payload(payload: Any, numbers: Mapping[Any, Any] = NUMBER_LOCATIONS) -> Any:
     """The payload with `number` values that msgspec would spell differently from
     ECMAScript replaced by their ECMAScript spelling (as raw JSON)."""
-    paths = NUMBER_LOCATIONS.get(type(payload))
+    paths = numbers.get(type(payload))
     if paths:
         for path in paths:
             payload = _at(payload, path, _spell_number)
@@ -61,21 +61,25 @@ class Wire(msgspec.Struct, gc=False):
     origin: Any = msgspec.UNSET
 
 
-def encode_message(msg: Message) -> bytes:
-    """The canonical bytes of a (typed) message, no trailing line feed."""
+def encode_message(msg: Any, t: Tables = RUNTIME) -> bytes:
+    """The canonical bytes of a (typed) message of the structs `t` reads, no trailing line feed;
+    a `TypeError` saying what to pass for anything else."""
+    tag = t.tags.get(type(msg))
+    if tag is None:
+        raise t.unknown(msg)
     payload = msg.payload
-    if type(payload) in NUMBER_LOCATIONS:
-        payload = canonical_payload(payload)
+    if type(payload) in t.numbers:
+        payload = canonical_payload(payload, t.numbers)
     try:
-        return ENC(Wire(msg.timestamp, TAGS[type(msg)], payload, msg.origin))
+        return ENC(Wire(msg.timestamp, tag, payload, msg.origin))
     except UnicodeEncodeError:
         # A string holds a lone surrogate (a partial's fragment field cut mid-pair, or a message
         # built in Python): JSON.stringify writes it as a \udXXX escape, which UTF-8 cannot carry raw.
-        return _encode_slow(msg, payload)
+        return _encode_slow(msg, payload, tag)
 
 
-def _encode_slow(msg: Any, payload: Any) -> bytes:
-    parts = ['{"timestamp":', write_json(msg.timestamp), ',"type":"', ENVELOPE_TAGS[type(msg)], '","payload":']
+def _encode_slow(msg: Any, payload: Any, tag: str) -> bytes:
+    parts = ['{"timestamp":', write_json(msg.timestamp), ',"type":"', tag, '","payload":']
     parts.append(write_json(payload))
     if msg.origin is not msgspec.UNSET:
         parts += [',"origin":', write_json(msg.origin)]

@@ -4,22 +4,23 @@ keys and no non-canonical spelling). `None` whenever the slow path must decide."
 
 from __future__ import annotations
 
-from typing import Any, Final
+from collections.abc import Mapping
+from typing import Any, Final, cast
 
 import msgspec
 
-from ._encode import ENC, TAGS, Wire, canonical_payload
-from ._generated.models import MAX_DEPTH, NUMBER_LOCATIONS, VERBATIM_LOCATIONS, Message
+from ._encode import ENC, Wire, canonical_payload
+from ._generated.models import MAX_DEPTH, VERBATIM_LOCATIONS, Message
+from ._tables import RUNTIME, Tables
 
-_decoder: Final = msgspec.json.Decoder(Message)
 _LF = 0x0A
 
 
-def decode_fast(data: bytes) -> Message | None:
-    """The message when msgspec decodes the line and re-encoding it gives back its very bytes;
-    `None` when the slow path must decide."""
+def decode_fast(data: bytes, t: Tables = RUNTIME) -> Message | None:
+    """The message (of the structs `t` reads) when msgspec decodes the line and re-encoding it
+    gives back its very bytes; `None` when the slow path must decide."""
     try:
-        msg = _decoder.decode(data)
+        msg = t.decoder.decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, MemoryError):
         return None
     # msgspec checked types, enums, required and unknown fields and ranges. What it cannot
@@ -27,16 +28,16 @@ def decode_fast(data: bytes) -> Message | None:
     # prove the line canonical; anything else takes the slow path, which decides exactly.
     payload = msg.payload
     ptype = type(payload)
-    if ptype in VERBATIM_LOCATIONS and not _verbatim_shapes_ok(msg):
+    if ptype in t.verbatim and not _verbatim_shapes_ok(msg, t.verbatim):
         return None
     try:
-        if ptype in NUMBER_LOCATIONS:
-            payload = canonical_payload(payload)
-        out = ENC(Wire(msg.timestamp, TAGS[type(msg)], payload, msg.origin))
+        if ptype in t.numbers:
+            payload = canonical_payload(payload, t.numbers)
+        out = ENC(Wire(msg.timestamp, t.tags[type(msg)], payload, msg.origin))
     except (UnicodeEncodeError, ValueError):  # a number beyond the double range: the slow path refuses it
         return None
     if out == data or (len(out) + 1 == len(data) and data[-1] == _LF and data.startswith(out)):
-        return msg
+        return cast(Message, msg)
     return None
 
 
@@ -48,10 +49,10 @@ def decode_fast(data: bytes) -> Message | None:
 _VERBATIM_DEPTH_BUDGET: Final = MAX_DEPTH - 5
 
 
-def _verbatim_shapes_ok(msg: Any) -> bool:
+def _verbatim_shapes_ok(msg: Any, verbatim: Mapping[Any, Any] = VERBATIM_LOCATIONS) -> bool:
     """Fast-path check of verbatim values: UTF-8, what the schema says (objects, scalar
     maps) and depth; anything doubtful goes to the slow path, which decides exactly."""
-    locs = VERBATIM_LOCATIONS.get(type(msg.payload))
+    locs = verbatim.get(type(msg.payload))
     if locs is None:
         return True
     for path, shape in locs:

@@ -16,7 +16,7 @@ Encoding is :mod:`._encode`. This module holds the public API and the lenient po
 
 from __future__ import annotations
 
-from typing import Literal, cast, overload
+from typing import Any, Literal, cast, overload
 
 import msgspec
 
@@ -24,6 +24,7 @@ from . import _slow_path
 from ._encode import encode_message
 from ._fast_path import decode_fast as _decode_fast
 from ._generated.models import Message
+from ._tables import RUNTIME, Tables
 from .errors import DecodeError
 
 __all__ = ["OpaqueMessage", "canonicalize", "decode", "decode_canonical", "encode"]
@@ -53,9 +54,14 @@ def encode(msg: Message | OpaqueMessage) -> bytes:
     `JSON.stringify` writes them, verbatim values copied byte for byte. An `OpaqueMessage`
     encodes to its original bytes.
     """
+    return _encode(msg, RUNTIME)
+
+
+def _encode(msg: Any, t: Tables) -> bytes:
+    """`encode` for the structs `t` reads (`omnimessage.bind.Codec`)."""
     if type(msg) is OpaqueMessage:
         return msg.raw
-    return encode_message(msg)  # type: ignore[arg-type]
+    return encode_message(msg, t)
 
 
 
@@ -78,11 +84,20 @@ def decode(data: bytes | bytearray | memoryview | str, *, lenient: bool = False)
     Typed by overloads: strict decoding returns a `Message`; only `lenient=True` (or a `bool`
     not known statically) adds `OpaqueMessage` to the result type.
     """
+    return cast("Message | OpaqueMessage", _decode(data, lenient, RUNTIME))
+
+
+def _decode(data: bytes | bytearray | memoryview | str, lenient: bool, t: Tables) -> Any:
+    """`decode` into the structs `t` reads (`omnimessage.bind.Codec`): the slow path's result,
+    in the runtime's structs, is adopted into them."""
     try:
         if type(data) is not bytes:
             data = _as_bytes(data)
-        msg = _decode_fast(data)
-        return msg if msg is not None else _decode_slow(data, lenient)
+        msg = _decode_fast(data, t)
+        if msg is not None:
+            return msg
+        slow = _decode_slow(data, lenient)
+        return slow if t.adopt is None or type(slow) is OpaqueMessage else t.adopt(slow)
     except (MemoryError, RecursionError):
         pass  # leave the handler first, so that what the failed attempt held is freed
     raise _too_large()

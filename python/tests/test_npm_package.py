@@ -19,7 +19,7 @@ from conftest import ROOT, needs
 TS = ROOT / "typescript"
 TSC = TS / "node_modules" / "typescript" / "bin" / "tsc"
 # What `npm pack` packs from a clone (package.json `files`) and what the build reads; never dist/.
-SOURCES = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.cli.json", "src", "bin", "README.md", "LICENSE"]
+SOURCES = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.cli.json", "tsconfig.produce.json", "src", "bin", "README.md", "LICENSE"]
 
 LINE = '{"timestamp":"2026-07-18T03:10:22.531Z","type":"model_msg","payload":{"type":"text","role":"user","text":"hi"}}'
 
@@ -67,9 +67,9 @@ def test_the_tarball_carries_the_build(tarball: Path) -> None:
     with tarfile.open(tarball) as tar:
         names = set(tar.getnames())
         manifest = json.loads(tar.extractfile("package/package.json").read())  # type: ignore[union-attr]
-    for built in ["index.js", "index.d.ts", "internal.js", "cli/main.js"]:
+    for built in ["index.js", "index.d.ts", "internal.js", "cli/main.js", "produce/index.js", "produce/index.d.ts"]:
         assert f"package/dist/{built}" in names, built
-    assert set(manifest["exports"]) == {".", "./package.json"}
+    assert set(manifest["exports"]) == {".", "./produce", "./package.json"}
     assert manifest["scripts"]["prepack"]
 
 
@@ -129,3 +129,21 @@ def test_the_installed_bin_prints_the_package_version(project: Path) -> None:
     r = subprocess.run([str(project / "node_modules" / ".bin" / "omnimessage-ts"), "--version"],
                        capture_output=True, text=True, timeout=60)
     assert (r.returncode, r.stdout) == (0, f"omnimessage {version}\n"), r.stderr
+
+
+def test_the_producing_docs_typescript_producer_runs(project: Path, tmp_path: Path) -> None:
+    """docs/producing.md's TypeScript producer, compiled strict against the installed package and run:
+    its trace and stream validate with zero findings (test_producing_docs.py checks the output)."""
+    from test_producing_docs import assert_clean_output, doc_block
+
+    (project / "producer.ts").write_text(doc_block("ts"))
+    (project / "tsconfig.producer.json").write_text(json.dumps({
+        "compilerOptions": {"strict": True, "module": "nodenext", "moduleResolution": "nodenext", "target": "es2023",
+                            "lib": ["es2023"], "typeRoots": [str(TS / "node_modules" / "@types")], "types": ["node"]},
+        "files": ["producer.ts"],
+    }))
+    r = subprocess.run(["node", str(TSC), "-p", "tsconfig.producer.json"], cwd=project, capture_output=True, text=True, timeout=180)
+    assert r.returncode == 0, r.stdout + r.stderr
+    run = subprocess.run(["node", str(project / "producer.js")], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert_clean_output(tmp_path)
