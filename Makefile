@@ -11,6 +11,9 @@ TS_STAMP := $(TS_DIR)/.setup-stamp
 # `omnimessage conformance --impl typescript` (and --matrix) run this build's testee, named explicitly:
 # the installed code never looks for the checkout's typescript/ folder.
 export OMNIMESSAGE_TS_BIN ?= $(CURDIR)/$(TS_DIR)/bin/omnimessage.mjs
+# ... and `--impl rust` the release build of the Rust binding (built by `make rust-test`).
+RS_DIR := rust
+export OMNIMESSAGE_RS_BIN ?= $(CURDIR)/$(RS_DIR)/target/release/omnimessage-rs
 
 # Every generated file, by what writes it (all committed; `make generate` rewrites them all,
 # `make check-generated` fails when one is stale, missing, or left over):
@@ -18,12 +21,12 @@ export OMNIMESSAGE_TS_BIN ?= $(CURDIR)/$(TS_DIR)/bin/omnimessage.mjs
 #   file is the generator's, so a file it no longer writes is reported too;
 # - the conformance fixture builders, each with `--check` (a temporary build compared with its folder);
 # - docs/rules.md, rendered from the validator's rule registry.
-GENERATED := python:python/omnimessage/_generated markdown:docs typescript:typescript/src/generated pydantic:conformance/baselines/pydantic
-OWNED     := python/omnimessage/_generated typescript/src/generated
+GENERATED := python:python/omnimessage/_generated markdown:docs typescript:typescript/src/generated rust:rust/src/generated pydantic:conformance/baselines/pydantic
+OWNED     := python/omnimessage/_generated typescript/src/generated rust/src/generated
 BUILDERS  := conformance/tools/generate.py conformance/validator/build.py conformance/producers/build.py
 RULES_DOC := docs/rules.md
 
-.PHONY: ts-test setup generate check-generated lint test test-hostile demo bench bench-quick fuzz fuzz-short fuzz-differential fuzz-ts clean
+.PHONY: ts-test rust-test setup generate check-generated lint test test-hostile demo bench bench-quick fuzz fuzz-short fuzz-differential fuzz-ts clean
 
 setup: $(STAMP) $(TS_STAMP)
 
@@ -42,6 +45,12 @@ $(TS_STAMP): $(TS_DIR)/package.json $(TS_DIR)/package-lock.json
 # TypeScript: build, type-level tests (tsc --noEmit), unit tests (node --test).
 ts-test: setup
 	cd $(TS_DIR) && npm run --silent build && npm run --silent typecheck && npm run --silent test
+
+# Rust (std only, no registry): format, lints, unit and integration tests, then the release build
+# the conformance tests, the differential fuzzer and the bench run (OMNIMESSAGE_RS_BIN).
+rust-test:
+	cd $(RS_DIR) && cargo fmt --check && cargo clippy --offline --all-targets -- -D warnings \
+	  && cargo test --offline --release --quiet && cargo build --offline --release --quiet
 
 generate: setup
 	@for pair in $(GENERATED); do \
@@ -78,7 +87,7 @@ lint: setup
 	$(BIN)/ruff check python codegen bench dev fuzz
 	$(BIN)/mypy
 
-test: setup check-generated lint ts-test
+test: setup check-generated lint ts-test rust-test
 	OMNIMESSAGE_REQUIRE_TOOLS=1 $(BIN)/pytest
 	@$(MAKE) --no-print-directory fuzz-short
 	@$(MAKE) --no-print-directory bench-quick

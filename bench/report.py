@@ -57,6 +57,14 @@ TARGETS = [
         0.3,
     ),
     (
+        "Rust decode_validate vs msgspec-untyped (floor)",
+        "decode_validate",
+        "trace",
+        "omnimessage-rust",
+        "msgspec-untyped",
+        1.5,
+    ),
+    (
         "validate_rules (trace) vs our decode_validate",
         "validate_rules",
         "trace",

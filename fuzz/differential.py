@@ -1,6 +1,6 @@
-"""Differential fuzzing: the Python and TypeScript decoders on the same generated and mutated lines.
+"""Differential fuzzing: the Python, TypeScript and Rust decoders on the same generated and mutated lines.
 
-Every input goes through both bindings, strict and lenient (and, when it is UTF-8, through the
+Every input goes through the three bindings, strict and lenient (and, when it is UTF-8, through the
 TypeScript decoder once more as a JavaScript string); they must give the same verdict: the same
 canonical bytes (and both opaque or neither), or the same refusal (category, JSON pointer and byte
 offset: the normative part; the detail text is for people, schema/README.md). Nothing but a
@@ -17,7 +17,8 @@ Inputs come from
 - feedback: the canonical bytes of every accepted mutant join the seed pool.
 
 The TypeScript side is one long-running `node typescript/test/differential-harness.mjs all`,
-fed in batches. A disagreement or a crash is written to fuzz/crashes-new/differential-<sha1>.bin
+the Rust side one `omnimessage-rs differential` ($OMNIMESSAGE_RS_BIN, `make rust-test` builds it),
+each fed in batches. A disagreement or a crash is written to fuzz/crashes-new/differential-<sha1>.bin
 (the input bytes) with a .txt beside it (both verdicts); the run goes on, and exits 1 at the end.
 
     python fuzz/differential.py --inputs 100000          # the long run (make fuzz-differential)
@@ -31,6 +32,7 @@ import argparse
 import base64
 import hashlib
 import json
+import os
 import random
 import shutil
 import subprocess
@@ -48,6 +50,7 @@ from omnimessage_dev.synth.random_lines import Gen, Style, write
 ROOT = Path(__file__).resolve().parent.parent
 
 HARNESS = ROOT / "typescript" / "test" / "differential-harness.mjs"
+RUST_BIN = ROOT / "rust" / "target" / "release" / "omnimessage-rs"
 CRASHES = ROOT / "fuzz" / "crashes-new"
 MAX_INPUT = 200_000  # bytes of one input (seeds above it are kept as they are, not mutated)
 BATCH = 500
@@ -125,6 +128,45 @@ class TypeScript:
             s, lenient, t = _ts(r["s"]), _ts(r["l"]), _ts(r["t"])
             assert s is not None and lenient is not None
             out.append((s, lenient, t))
+        return out
+
+    def close(self) -> None:
+        if self.proc.stdin is not None:
+            self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+def _rs(r: dict[str, Any]) -> Verdict:
+    if "crash" in r:
+        return ("crash", str(r["crash"])[:2000])
+    if "err" in r:
+        category, pointer, offset = r["err"]
+        return ("err", category, pointer, offset)
+    return ("out", base64.b64decode(r["out"]), r["opaque"])
+
+
+class Rust:
+    """One `omnimessage-rs differential` process answering batches."""
+
+    def __init__(self) -> None:
+        binary = Path(os.environ.get("OMNIMESSAGE_RS_BIN") or RUST_BIN)
+        if not binary.is_file():
+            raise SystemExit(f"differential: {binary} is not built (make rust-test)")
+        self.proc = subprocess.Popen(
+            [str(binary), "differential"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=1 << 20
+        )
+
+    def batch(self, inputs: list[bytes]) -> list[tuple[Verdict, Verdict]]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(b"".join(base64.b64encode(x) + b"\n" for x in inputs) + b"=\n")
+        self.proc.stdin.flush()
+        out = []
+        for _ in inputs:
+            line = self.proc.stdout.readline()
+            if not line:
+                raise SystemExit(f"differential: omnimessage-rs exited ({self.proc.wait()})")
+            r = json.loads(line)
+            out.append((_rs(r["s"]), _rs(r["l"])))
         return out
 
     def close(self) -> None:
@@ -262,6 +304,7 @@ def main(argv: list[str] | None = None) -> int:
     pool = seed_pool(rng)
     mutator = Mutator(rng, pool)
     ts = TypeScript()
+    rs = Rust()
     done = 0
     findings = 0
     verdicts: Counter[str] = Counter()
@@ -274,7 +317,8 @@ def main(argv: list[str] | None = None) -> int:
                 break
             n = BATCH if not args.inputs else min(BATCH, args.inputs - done)
             inputs = [pool[done + i] if done + i < len(pool) else mutator.next() for i in range(n)]
-            for data, (ts_s, ts_l, ts_t) in zip(inputs, ts.batch(inputs), strict=True):
+            answers = zip(inputs, ts.batch(inputs), rs.batch(inputs), strict=True)
+            for data, (ts_s, ts_l, ts_t), (rs_s, rs_l) in answers:
                 py_s = python_verdict(data, False)
                 py_l = python_verdict(data, True)
                 verdicts[py_s[1] if py_s[0] == "err" else py_s[0]] += 1
@@ -285,6 +329,10 @@ def main(argv: list[str] | None = None) -> int:
                     problems.append(f"strict:\n  python:     {show(py_s)}\n  typescript: {show(ts_s)}")
                 if py_l != ts_l:
                     problems.append(f"lenient:\n  python:     {show(py_l)}\n  typescript: {show(ts_l)}")
+                if py_s != rs_s:
+                    problems.append(f"strict:\n  python:     {show(py_s)}\n  rust:       {show(rs_s)}")
+                if py_l != rs_l:
+                    problems.append(f"lenient:\n  python:     {show(py_l)}\n  rust:       {show(rs_l)}")
                 if ts_t is not None and ts_t != ts_s:
                     problems.append(f"typescript, bytes vs string:\n  bytes:  {show(ts_s)}\n  string: {show(ts_t)}")
                 if problems:
@@ -301,6 +349,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"differential: {done} inputs, {elapsed:.0f} s, {findings} disagreements", flush=True)
     finally:
         ts.close()
+        rs.close()
     elapsed = time.monotonic() - t0
     top = ", ".join(f"{k} {v}" for k, v in verdicts.most_common())
     print(

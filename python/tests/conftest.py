@@ -16,6 +16,8 @@ ROOT = Path(__file__).resolve().parents[2]
 # `--impl typescript` (and the conformance matrix) run the TypeScript binding's `omnimessage-ts` bin:
 # in this checkout, the development build of it.
 os.environ.setdefault("OMNIMESSAGE_TS_BIN", str(ROOT / "typescript" / "bin" / "omnimessage.mjs"))
+# `--impl rust`: the release build of the Rust binding's `omnimessage-rs` (make rust-test builds it).
+os.environ.setdefault("OMNIMESSAGE_RS_BIN", str(ROOT / "rust" / "target" / "release" / "omnimessage-rs"))
 
 REQUIRE_TOOLS = os.environ.get("OMNIMESSAGE_REQUIRE_TOOLS") == "1"
 """Set by `make test` (and so CI): a test whose tool is missing runs anyway, and fails."""

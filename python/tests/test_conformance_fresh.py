@@ -22,7 +22,7 @@ from conftest import needs
 import omnimessage as om
 from omnimessage._generated.models import REJECTION_CATEGORIES
 from omnimessage.conformance import load_suite
-from omnimessage.conformance.command import typescript_testee
+from omnimessage.conformance.command import rust_testee, typescript_testee
 from omnimessage.conformance.expected_failures import ExpectedFailures, load_expected_failures
 from omnimessage.conformance.fresh import EDITS, POINTED_CATEGORIES, fresh_cases
 from omnimessage.conformance.runner import FAILED, PASSED, XFAIL, run_cases
@@ -103,6 +103,28 @@ def test_both_bindings_pass_the_fresh_cases_of_twenty_seeds() -> None:
             assert len(result.outcomes) == 60
     print(f"\n20 seeds x 2 bindings x 60 fresh cases: {time.monotonic() - t0:.1f}s")
     assert failures == [], failures[:10]
+
+
+@needs("cargo")
+def test_the_rust_binding_passes_the_fresh_cases_of_twenty_seeds() -> None:
+    """The same gate for the third binding (issue 21): 20 seeds, 60 fresh cases each."""
+    rs = rust_testee()
+    assert rs is not None, "the Rust binding is not built (make rust-test, or cargo build --release in rust/)"
+    failures = []
+    for seed in range(20):
+        cases = fresh_cases(SUITE, 7000 + seed, 60)
+        result = run_cases(SUITE, cases, rs, seed=7000 + seed)
+        failures += [f"rust {o.case.id}: {o.message[:300]}" for o in result.outcomes if o.failed]
+        assert len(result.outcomes) == 60
+    assert failures == [], failures[:10]
+
+
+@needs("cargo")
+def test_the_rust_binding_passes_the_whole_suite() -> None:
+    rs = rust_testee()
+    assert rs is not None, "the Rust binding is not built (make rust-test, or cargo build --release in rust/)"
+    result = run_cases(SUITE, list(SUITE.cases), rs)
+    assert [o.case.id for o in result.outcomes if o.failed] == [] and result.ok
 
 
 def test_the_seed_is_in_every_report_and_replays_the_run(tmp_path: Path) -> None:

@@ -44,8 +44,13 @@ _CODEC_NOTE = {
         "alone are not byte-exact (verbatim values such as `fidelity` are re-spelled, `1.0` becomes `1`;",
         "duplicate keys pass; keys come out in insertion order).",
     ),
+    "rust": (
+        "Types, schema tables and the typed decoders and encoders of every object, but not a standalone",
+        "codec: they sit on the `omnimessage` crate's runtime (strict scanner, lexical checks, value writers);",
+        "decode/encode with omnimessage::decode/encode.",
+    ),
 }
-_COMMENT = {"python": "# ", "typescript": "// ", "markdown": None}
+_COMMENT = {"python": "# ", "typescript": "// ", "rust": "// ", "markdown": None}
 _VERSIONED = {"python", "markdown"}
 
 

@@ -22,7 +22,7 @@ from .reports import MARK, Progress, format_failure, print_result, write_json_re
 from .run import DEFAULT_REQUEST_TIMEOUT, DEFAULT_TOTAL_TIMEOUT, run_cases, select_cases
 from .suite import FRESH_GROUP, REPORT_GROUPS, Case, Suite, SuiteError, load_suite
 
-__all__ = ["BASELINES", "Impl", "add_parser", "cmd_conformance", "resolve_impl"]
+__all__ = ["BASELINES", "Impl", "add_parser", "cmd_conformance", "resolve_impl", "rust_testee"]
 
 BASELINES = ("naive-json", "pydantic")
 BASELINE_EXTRAS = {"pydantic": ("pydantic", "pydantic")}
@@ -31,6 +31,10 @@ TYPESCRIPT_BIN = "omnimessage-ts"
 """The bin of our TypeScript binding's npm package (`omnimessage-ts testee` is its testee)."""
 TYPESCRIPT_BIN_ENV = "OMNIMESSAGE_TS_BIN"
 """Names that bin's script explicitly (a development build, say); else `omnimessage-ts` on PATH."""
+RUST_BIN = "omnimessage-rs"
+"""The binary of our Rust binding (`cargo install --path rust`; `omnimessage-rs testee` is its testee)."""
+RUST_BIN_ENV = "OMNIMESSAGE_RS_BIN"
+"""Names that binary explicitly (a checkout's `rust/target/release/omnimessage-rs`); else `omnimessage-rs` on PATH."""
 
 
 class ConformanceUsageError(Exception):
@@ -64,6 +68,14 @@ def resolve_impl(spec: str, suite: Suite) -> Impl:
                 'To test another build, pass its command: --impl "node path/to/testee.mjs"'
             )
         return Impl("typescript", argv)
+    if spec == "rust":
+        argv = rust_testee()
+        if argv is None:
+            raise ConformanceUsageError(
+                f"the Rust binding is not installed: no `{RUST_BIN}` on PATH (cargo install --path rust) "
+                f"and {RUST_BIN_ENV} names no file; --impl rust runs `{RUST_BIN} testee`"
+            )
+        return Impl("rust", argv)
     try:
         argv = shlex.split(spec)
     except ValueError as exc:
@@ -108,6 +120,16 @@ def typescript_testee() -> list[str] | None:
     return [installed, "testee"] if installed is not None else None
 
 
+def rust_testee() -> list[str] | None:
+    """The command line of our Rust testee: the binary $OMNIMESSAGE_RS_BIN names, else
+    `omnimessage-rs` on PATH; None when neither is there."""
+    explicit = os.environ.get(RUST_BIN_ENV)
+    if explicit:
+        return [explicit, "testee"] if Path(explicit).is_file() and os.access(explicit, os.X_OK) else None
+    installed = shutil.which(RUST_BIN)
+    return [installed, "testee"] if installed is not None else None
+
+
 def typescript_available(suite: Suite) -> bool:
     return typescript_testee() is not None
 
@@ -128,7 +150,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--impl",
         metavar="IMPL",
-        help="python | typescript | naive-json | pydantic | a command line (split like a shell, run without one)",
+        help="python | typescript | rust | naive-json | pydantic | a command line (split like a shell, run without it)",
     )
     p.add_argument(
         "--expected-failures", metavar="FILE", help="case ids (or globs) expected to fail, each with a reason"
@@ -181,7 +203,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--matrix",
         action="store_true",
-        help="run python, typescript (when present) and the baselines; print implementation x group",
+        help="run python, typescript and rust (when present) and the baselines; print implementation x group",
     )
     p.add_argument(
         "--mutants",
@@ -265,7 +287,7 @@ def cmd_conformance(args: argparse.Namespace) -> int:
             progress.close()
         return 0 if report.kill_rate == 1.0 else 1
     if not args.impl:
-        return _usage("--impl is required (python, typescript, naive-json, pydantic or a command)")
+        return _usage("--impl is required (python, typescript, rust, naive-json, pydantic or a command)")
     try:
         impl = resolve_impl(args.impl, suite)
     except ConformanceUsageError as exc:
@@ -356,11 +378,14 @@ def cmd_conformance(args: argparse.Namespace) -> int:
 
 def run_matrix(suite: Suite, out: TextIO, args: argparse.Namespace) -> int:
     """Every implementation we have x every group: passed/total per cell, and whether the run is green."""
-    names = ["python", "typescript", *BASELINES]
+    names = ["python", "typescript", "rust", *BASELINES]
     rows: dict[str, RunResult | str] = {}
     jobs: dict[str, tuple[Impl, ExpectedFailures]] = {}
     for name in names:
         if name == "typescript" and not typescript_available(suite):
+            rows[name] = "not installed"
+            continue
+        if name == "rust" and rust_testee() is None:
             rows[name] = "not installed"
             continue
         if name in BASELINE_EXTRAS and missing_extra(name) is not None:

@@ -1,0 +1,24 @@
+"""Target `rust`: types, schema tables, the typed decoder and canonical encoder of every object,
+builders and guards, for the `omnimessage` crate (`rust/`).
+
+One emitter module per file kind: `types.py` (`enums.rs`, `types.rs`), `tables.py`
+(`tables.rs`), `codec.py` (`codec_<envelope>.rs`, `message.rs`), `builders.py`, `guards.py`,
+`modfile.py` (`mod.rs`). The files are not a standalone codec: they sit on the crate's
+hand-written runtime (the strict scanner, the level-3 walk, the value writers), which they name
+`omnimessage::`, so they work inside the crate and in a user's crate that depends on it.
+"""
+
+from __future__ import annotations
+
+from .. import Target
+from . import builders, codec, guards, modfile, tables, types
+from .common import UnsupportedShape
+
+__all__ = ["TARGET", "UnsupportedShape"]
+
+TARGET = Target(
+    "rust",
+    "types, schema tables, typed decoders, canonical encoders, builders and guards; "
+    "the codec is the omnimessage crate (not standalone)",
+    (types.render, tables.render, codec.render, builders.render, guards.render, modfile.render),
+)

@@ -1,0 +1,115 @@
+"""The rendering context the Rust templates share: enums, structs with their items, unions,
+envelopes, and which envelope's codec module each struct's impls go to."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...model import Model, Struct, StructRef, UnionRef
+from .common import UnsupportedShape, camel, doc, encode_plan, ident, items, rust_str, upper_snake, variant
+
+
+def enums(model: Model) -> list[dict[str, Any]]:
+    for e in model.enums.values():
+        for v in e.values:
+            if not (v.isascii() and v.isprintable() and '"' not in v and "\\" not in v):
+                raise UnsupportedShape(f"{e.name}: {v!r} needs escaping; enum values are written as they are")
+    return [
+        {
+            "name": e.name,
+            "doc": doc(e.description),
+            "vals": [{"value": v, "variant": camel(v), "lit": rust_str(v)} for v in e.values],
+        }
+        for e in model.enums.values()
+    ]
+
+
+def struct_ctx(model: Model, st: Struct) -> dict[str, Any]:
+    its = items(model, st)
+    return {
+        "name": st.name,
+        "doc": doc(st.description),
+        "fields_const": upper_snake(st.name) + "_FIELDS",
+        "keys": [rust_str(it.key) for it in its],
+        "its": [
+            {
+                "index": n,
+                "key": it.key,
+                "lit": rust_str(it.key),
+                "const": None if it.const is None else rust_str(it.const),
+                "rust": it.rust,
+                "var": "f_" + it.key,
+                "ty": it.ty,
+                "required": it.field is None or it.field.required,
+                "stored": it.const is None,
+                "decode": it.decode,
+                "doc": doc(it.field.description, "    ") if it.field is not None else "",
+            }
+            for n, it in enumerate(its)
+        ],
+        "encode": encode_plan(model, st),
+    }
+
+
+def unions(model: Model) -> list[dict[str, Any]]:
+    out = []
+    for u in model.unions.values():
+        out.append(
+            {
+                "name": u.name,
+                "doc": doc(u.description),
+                "members": [
+                    {"struct": m, "variant": variant(m), "tag": rust_str(model.structs[m].tag or "")} for m in u.members
+                ],
+            }
+        )
+    return out
+
+
+def envelopes(model: Model) -> list[dict[str, Any]]:
+    out = []
+    for env in model.envelopes:
+        payload_union = env.payload in model.unions
+        out.append(
+            {
+                "struct": env.struct.name,
+                "variant": variant(env.struct.name),
+                "tag": env.struct.tag,
+                "lit": rust_str(env.struct.tag or ""),
+                "module": "codec_" + ident(env.struct.tag or "").replace("r#", ""),
+                "payload": env.payload,
+                "payload_union": payload_union,
+            }
+        )
+    return out
+
+
+def codec_modules(model: Model) -> dict[str, list[str]]:
+    """Per envelope: its codec module and the structs and unions whose impls it holds (each
+    nested struct with the first envelope that reaches it)."""
+    assigned: set[str] = set()
+    out: dict[str, list[str]] = {}
+    for env, ctx in zip(model.envelopes, envelopes(model), strict=True):
+        names: list[str] = []
+
+        def visit(name: str, names: list[str] = names) -> None:
+            if name in assigned:
+                return
+            assigned.add(name)
+            if name in model.unions:
+                for m in model.unions[name].members:
+                    visit(m)
+                names.append(name)
+                return
+            for f in model.structs[name].fields:
+                t = f.type
+                while hasattr(t, "item"):
+                    t = t.item
+                if isinstance(t, (StructRef, UnionRef)):
+                    visit(t.name)
+            names.append(name)
+
+        visit(env.payload)
+        visit(env.struct.name)
+        out[ctx["module"]] = names
+    return out

@@ -1,0 +1,113 @@
+//! `decode`, `decode_lenient`, `encode`: the levels of schema/README.md section 4 in order.
+//! (1) UTF-8 and (2) the grammar in one pass (`grammar.rs`); then the typed decoder reads the
+//! line into the generated types (level 4, `de.rs`); only when it refuses does the level-3 walk
+//! (`walk.rs`) look for a duplicate key, lone surrogate or out-of-range number, which wins.
+
+use crate::de::{De, Decode};
+use crate::error::{Category, DecodeError};
+use crate::generated::Message;
+use crate::grammar::{self, is_ws};
+use crate::pointer::Path;
+use crate::ser::Encode;
+
+/// A well-formed JSON object that strict decoding refuses, kept as the bytes of its object (from
+/// `{` to `}`, schema/README.md section 5), with the refusal strict decoding gave.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opaque {
+    pub raw: Vec<u8>,
+    pub error: DecodeError,
+}
+
+/// What lenient decoding gives.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Decoded {
+    Message(Message),
+    Opaque(Opaque),
+}
+
+impl Decoded {
+    /// The canonical bytes (an opaque message: its own bytes).
+    pub fn encode(&self) -> Vec<u8> {
+        match self {
+            Decoded::Message(m) => encode(m),
+            Decoded::Opaque(o) => o.raw.clone(),
+        }
+    }
+}
+
+/// Decodes one line (one trailing LF allowed) strictly into a value of a generated type.
+pub fn decode_as<T: Decode>(line: &[u8]) -> Result<T, DecodeError> {
+    let (text, start) = grammar::check(line)?;
+    if line[start] != b'{' {
+        return Err(DecodeError::new(
+            Category::WrongType,
+            crate::pointer::Pointer::root(),
+            Some(0),
+            "a message is a JSON object",
+        ));
+    }
+    let mut de = De::new(text, start);
+    match T::decode(&mut de, &Path::ROOT) {
+        Ok(v) => Ok(v),
+        Err(schema) => Err(crate::walk::first_lexical(text, start).unwrap_or(schema)),
+    }
+}
+
+/// Decodes one line (one trailing LF allowed) strictly.
+pub fn decode(line: &[u8]) -> Result<Message, DecodeError> {
+    decode_as::<Message>(line)
+}
+
+/// Decodes one line leniently: a well-formed object strict decoding refuses is kept opaque.
+/// Still refused: the bytes and grammar (`invalid_utf8`, `invalid_json`, `too_deep`,
+/// `trailing_data`) and a line that is not an object (`wrong_type`).
+pub fn decode_lenient(line: &[u8]) -> Result<Decoded, DecodeError> {
+    match decode(line) {
+        Ok(m) => Ok(Decoded::Message(m)),
+        Err(e) if refused_leniently(&e) => Err(e),
+        Err(error) => {
+            let mut a = 0;
+            let mut b = line.len();
+            while a < b && is_ws(line[a]) {
+                a += 1;
+            }
+            while b > a && is_ws(line[b - 1]) {
+                b -= 1;
+            }
+            Ok(Decoded::Opaque(Opaque {
+                raw: line[a..b].to_vec(),
+                error,
+            }))
+        }
+    }
+}
+
+/// What lenient decoding still refuses: the line's bytes and grammar, and a line that is not an object.
+fn refused_leniently(e: &DecodeError) -> bool {
+    use Category::*;
+    matches!(
+        e.category,
+        InvalidUtf8 | InvalidJson | TooDeep | TrailingData | TooLarge | Truncated
+    ) || (e.category == WrongType && e.pointer.is_empty())
+}
+
+/// The canonical encoding of a message (no trailing LF).
+pub fn encode(msg: &Message) -> Vec<u8> {
+    let mut out = Vec::with_capacity(256);
+    msg.encode(&mut out);
+    out
+}
+
+/// Appends the canonical encoding of a message to `out`.
+pub fn encode_into(msg: &Message, out: &mut Vec<u8>) {
+    msg.encode(out);
+}
+
+/// The canonical bytes of one line (no trailing LF).
+pub fn canonicalize(line: &[u8], lenient: bool) -> Result<Vec<u8>, DecodeError> {
+    if lenient {
+        Ok(decode_lenient(line)?.encode())
+    } else {
+        Ok(encode(&decode(line)?))
+    }
+}
