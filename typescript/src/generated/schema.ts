@@ -123,7 +123,7 @@ export const FIELD_ORDER: Readonly<Record<string, readonly string[]>> = Object.f
   McpConnectBeginPayload: Object.freeze(["type", "servers"]),
   McpServerResult: Object.freeze(["server", "transport", "status", "duration_ms", "tools", "error_code", "error_message"]),
   McpConnectEndPayload: Object.freeze(["type", "status", "results", "error_code", "error_message"]),
-  RequestBeginPayload: Object.freeze(["type"]),
+  RequestBeginPayload: Object.freeze(["type", "prefix_hash", "prefix_head_hash", "prefix_records", "prefix_chars", "prefix_extends_prev", "prefix_thinking_level"]),
   RequestEndPayload: Object.freeze(["type", "status", "error_code", "error_message", "attempt", "retry_in_ms"]),
   ApprovalDecisionPayload: Object.freeze(["type", "decision", "tool_call_id"]),
   TokenCounts: Object.freeze(["cache_read", "cache_write", "output", "total"]),
