@@ -97,6 +97,15 @@ _RULE_LIST: list[Rule] = [
        error.""",
        """Validate with a version of omnimessage that knows the type, or keep `--lenient` for newer
        producers."""),
+    _r("OM117", "not-in-protocol-version", "error", BOTH, "a field, value or type the chosen protocol version lacks",
+       """With `--protocol VERSION` older than the newest, every message kind, field and enum value is
+       checked against that version's vocabulary, read from the schema's version marks
+       (`x-omnimessage-version`, `x-omnimessage-value-versions`, `x-omnimessage-retired`): one introduced
+       later (a `prefix_hash` under 0.2.6, `retryable` under 0.2.4), or retired before it (meta `tools`
+       under 0.2.4), is reported here. The version's own spellings are read as the newest reads them,
+       without the OM75x warnings.""",
+       """Validate with the version the producer speaks (`--protocol auto` reads it from the input), or fix
+       the producer to write its version's vocabulary."""),
     # --- OM2xx trace files ----------------------------------------------------------------
     _r("OM201", "trace-opens-with-session-meta", "error", TRACE, "a trace file must open with `session_meta`",
        """Every trace file holds one model context and opens with its `session_meta` record (the model, the
