@@ -268,7 +268,7 @@ def derive(version: str, doc: dict[str, Any] | None = None) -> dict[str, Any]:
     src = doc or _doc()
     rank = _rank(version, src)
     out = copy.deepcopy(src)
-    out["$id"] = f"{src['$id']}#protocol-{version}"
+    out["$id"] = f"{src['$id']}:protocol-{version}"
     out["x-omnimessage-protocol"] = version
     defs = out["$defs"]
 
