@@ -108,3 +108,14 @@ def test_every_version_mark_names_a_listed_version() -> None:
         if "properties" in d:
             assert "x-omnimessage-version" in d, name
             assert all("x-omnimessage-version" in p for p in d["properties"].values()), name
+
+
+def test_generated_bindings_state_the_protocol_version() -> None:
+    from omnimessage._generated.models import PROTOCOL_VERSION
+
+    assert PROTOCOL_VERSION == newest()
+    ts = (ROOT / "typescript" / "src" / "generated" / "schema.ts").read_text(encoding="utf-8")
+    assert f'export const PROTOCOL_VERSION = "{newest()}";' in ts
+    doc = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
+    assert f"speaks protocol **{newest()}**" in doc
+    assert "| `prefix_hash` | string | optional | `next` |" in doc  # each field says when it appeared

@@ -47,6 +47,8 @@ from typing import Annotated, ClassVar, Final, Literal, Union
 from msgspec import UNSET, Meta, Raw, Struct, UnsetType
 
 SCHEMA_ID: Final = "urn:omnimessage:schema:1.0.0"
+PROTOCOL_VERSION: Final = "next"
+"""The protocol version this binding speaks (the newest of the schema's `x-omnimessage-versions`)."""
 
 MAX_DEPTH: Final = 512
 MIN_SUPPORTED_LINE_BYTES: Final = 67108864
@@ -1367,6 +1369,7 @@ field whose fragments, joined, equal the complete payload's field of the same na
 
 __all__ = [
     "SCHEMA_ID",
+    "PROTOCOL_VERSION",
     "REJECTION_CATEGORIES",
     "REJECTION_RULES",
     "MAX_DEPTH",

@@ -12,6 +12,8 @@
 
 /** The schema's `$id`. */
 export const SCHEMA_ID = "urn:omnimessage:schema:1.0.0";
+/** The protocol version this binding speaks (the newest of the schema's `x-omnimessage-versions`). */
+export const PROTOCOL_VERSION = "next";
 
 /** `x-omnimessage-limits.max_depth`. */
 export const MAX_DEPTH = 512;
