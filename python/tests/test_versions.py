@@ -113,7 +113,7 @@ def test_every_version_mark_names_a_listed_version() -> None:
 def test_generated_bindings_state_the_protocol_version() -> None:
     from omnimessage._generated.models import PROTOCOL_VERSION
 
-    assert PROTOCOL_VERSION == newest()
+    assert newest() == PROTOCOL_VERSION
     ts = (ROOT / "typescript" / "src" / "generated" / "schema.ts").read_text(encoding="utf-8")
     assert f'export const PROTOCOL_VERSION = "{newest()}";' in ts
     doc = (ROOT / "docs" / "protocol.md").read_text(encoding="utf-8")
