@@ -316,6 +316,12 @@ _RULE_LIST: list[Rule] = [
        """`session_meta.agent_state` and `session_meta.workspace` are absolute paths, so that a resumed
        session finds its state wherever it runs from.""",
        """Resolve the paths before writing `session_meta`."""),
+    _r("OM707", "prefix-digest-shape", "error", BOTH, "a request-prefix digest that is not 32 lower-case hex digits",
+       """`request_begin.prefix_hash` and `prefix_head_hash` (protocol `next`) are the first 32 hexadecimal
+       digits, lower-case, of a SHA-256 (the reference's `digest`: `createHash("sha256").digest("hex")
+       .slice(0, 32)`); a tool comparing them across requests to attribute a prompt-cache miss relies on
+       that shape.""",
+       """Write `sha256(serialization).hexdigest()[:32]`."""),
     # --- OM75x retired spellings -----------------------------------------------------------
     _r("OM751", "retired-stop-reason", "warning", BOTH, "retired stop reason `failed`/`timeout`/`malformed`/`auth`",
        """Older traces carry the retired stop reasons `failed`, `timeout`, `malformed` and `auth`. The
