@@ -23,7 +23,7 @@ export OMNIMESSAGE_RS_BIN ?= $(CURDIR)/$(RS_DIR)/target/release/omnimessage-rs
 # - docs/rules.md, rendered from the validator's rule registry.
 GENERATED := python:python/omnimessage/_generated markdown:docs typescript:typescript/src/generated rust:rust/src/generated pydantic:conformance/baselines/pydantic
 OWNED     := python/omnimessage/_generated typescript/src/generated rust/src/generated
-BUILDERS  := conformance/tools/generate.py conformance/validator/build.py conformance/producers/build.py
+BUILDERS  := conformance/tools/generate.py conformance/validator/build.py conformance/producers/build.py schema/versions/build.py
 RULES_DOC := docs/rules.md
 
 .PHONY: ts-test rust-test setup generate check-generated lint test test-hostile demo bench bench-quick fuzz fuzz-short fuzz-differential fuzz-ts clean

@@ -176,6 +176,15 @@ def cmd_canonicalize(args: argparse.Namespace) -> int:
 def cmd_schema(args: argparse.Namespace) -> int:
     from .schema_file import schema_text
 
+    if getattr(args, "protocol", None):
+        import json
+
+        from .versions import derive, versions
+
+        if args.protocol not in versions():
+            raise UsageError(f"unknown protocol {args.protocol!r}; known: {', '.join(versions())}")
+        sys.stdout.write(json.dumps(derive(args.protocol), indent=2, ensure_ascii=False) + "\n")
+        return EXIT_OK
     sys.stdout.write(schema_text())
     return EXIT_OK
 
@@ -253,8 +262,13 @@ def add_canonicalize_parser(sub: argparse._SubParsersAction[argparse.ArgumentPar
 
 
 def add_schema_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from .schema_diff import add_diff_parser
+
     s = sub.add_parser("schema", help=COMMANDS["schema"][1], description=SCHEMA_DESCRIPTION)
+    s.add_argument("--protocol", metavar="VERSION", help="print the schema of one protocol version (derived from "
+                   "the version marks) instead of the canonical one")
     s.set_defaults(func=cmd_schema)
+    add_diff_parser(s)
 
 
 GENERATE_DESCRIPTION = """\

@@ -19,6 +19,8 @@ from typing import Any
 import pytest
 from conftest import ROOT
 
+from omnimessage.versions import versions
+
 CORPUS = ROOT / "conformance" / "producers"
 INDEX = json.loads((CORPUS / "index.json").read_text(encoding="utf-8"))
 ENTRIES: list[dict[str, Any]] = INDEX["entries"]
@@ -67,6 +69,25 @@ def test_validator_reports_no_error(entry: dict[str, Any]) -> None:
     assert not errors, (f"{entry['path']} ({' '.join(args[1:])}): {len(errors)} error(s) on reference "
                         f"producer output; all findings:\n{listing}")
     assert res.returncode == 0, listing
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=_ident)
+@pytest.mark.parametrize("how", ["own", "auto"])
+def test_validates_under_its_own_protocol_version(entry: dict[str, Any], how: str) -> None:
+    """Every file passes under the version it is written in (index `protocol`), with no other option,
+    and under `--protocol auto`, which reads the version from the file."""
+    protocol = entry["protocol"] if how == "own" else "auto"
+    if how == "auto" and entry["protocol"] in ("legacy", "newer"):
+        protocol = entry["protocol"]  # no listed version holds them: only their spelling reads them
+    args = ["validate", "--format", "json", "--no-progress", "--protocol", protocol]
+    args += ["--sse", entry["path"]] if entry["input"] == "sse" else ["--profile", entry["profile"], entry["path"]]
+    res = _run(args)
+    report = json.loads(res.stdout)
+    errors = [f"{f['rule']} {f.get('path', '')}:{f['line']}: {f['message']}" for f in report["findings"]
+              if f["severity"] == "error"]
+    assert not errors and res.returncode == 0, (protocol, errors[:5])
+    if how == "auto":
+        assert protocol != "auto" or any(n.startswith("protocol auto: ") for n in report["summary"]["notes"])
 
 
 CANONICAL = [e for e in ENTRIES if e.get("canonicalize")]
@@ -125,4 +146,5 @@ def test_index_entry_is_complete(entry: dict[str, Any]) -> None:
     assert entry["profile"] in ("trace", "stream")
     assert entry["input"] != "sse" or entry["profile"] == "stream"
     assert set(entry.get("options", {})) <= {"legacy", "lenient", "truncated"}
+    assert entry["protocol"] in (*versions(), "legacy", "newer")
     assert entry["what"] and entry["shows"] and entry["reference"]

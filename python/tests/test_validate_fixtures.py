@@ -39,6 +39,8 @@ def _run(expect: Path, tmp_path: Path) -> tuple[int, dict[str, Any], dict[str, A
         argv.append("--lenient")
     if opts.get("truncated"):
         argv.append("--truncated")
+    if "protocol" in opts:
+        argv += ["--protocol", opts["protocol"]]
     if "max_line_bytes" in opts:
         argv += ["--max-line-bytes", str(opts["max_line_bytes"])]
     rc = main(argv)

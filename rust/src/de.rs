@@ -352,6 +352,21 @@ impl<'a> De<'a> {
         }
     }
 
+    /// A boolean field: `true` or `false`.
+    pub fn boolean(&mut self, path: &Path<'_>) -> Result<bool> {
+        let at = self.value_start();
+        let rest = &self.b[self.i..];
+        if rest.starts_with(b"true") {
+            self.i += 4;
+            Ok(true)
+        } else if rest.starts_with(b"false") {
+            self.i += 5;
+            Ok(false)
+        } else {
+            Err(self.wrong_type(path, at, "a boolean"))
+        }
+    }
+
     /// `null` (consumed) or not.
     pub fn null(&mut self) -> bool {
         self.value_start();

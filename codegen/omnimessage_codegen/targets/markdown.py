@@ -120,8 +120,19 @@ def render(model: Model) -> dict[str, str]:
     missing = [n for n in model.order if n not in documented]
     if missing:
         raise ValueError(f"the protocol reference would leave out {', '.join(missing)}")
+    defs = model.source.get("$defs", {})
+
+    def since(struct: str, field: str | None = None) -> str:
+        node = defs.get(struct, {})
+        if field is not None:
+            node = node.get("properties", {}).get(field, {})
+        mark = node.get("x-omnimessage-version")
+        return f"`{mark['since']}`" if isinstance(mark, dict) else ""
+
     text = env.get_template("markdown/protocol.md.j2").render(
         m=model,
+        since=since,
+        versions=list(model.source.get("x-omnimessage-versions", {}).items()),
         sections=sections,
         example=example_line,
         shared=shared,

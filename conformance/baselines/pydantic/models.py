@@ -29,17 +29,6 @@ class McpConnectBeginPayload(BaseModel):
     servers: Annotated[list[str], Field(description="The servers being contacted.")]
 
 
-class RequestBeginPayload(BaseModel):
-    """
-    A model request begins; pairs with the next `request_end`.
-    """
-
-    model_config = ConfigDict(
-        extra="forbid",
-    )
-    type: Annotated[Literal["request_begin"], Field(description="Payload discriminator: always `request_begin`.")]
-
-
 class ToolDefinition(BaseModel):
     """
     A tool as sent to the model.
@@ -119,6 +108,19 @@ class AbortErrorCode(StrEnum):
     user_abort = "user_abort"
     backoff_interrupted = "backoff_interrupted"
     compaction_interrupted = "compaction_interrupted"
+
+
+class ThinkingLevel(StrEnum):
+    """
+    The thinking level of one request (the reference's `ThinkingLevelName`).
+    """
+
+    none = "none"
+    low = "low"
+    medium = "medium"
+    high = "high"
+    xhigh = "xhigh"
+    max = "max"
 
 
 class Role(StrEnum):
@@ -541,6 +543,57 @@ class ToolListReadyPayload(BaseModel):
     )
     type: Annotated[Literal["tool_list_ready"], Field(description="Payload discriminator: always `tool_list_ready`.")]
     tools: Annotated[list[ToolDefinition], Field(description="The tools.")]
+
+
+class RequestBeginPayload(BaseModel):
+    """
+    A model request begins; pairs with the next `request_end`. Since protocol `next` the engine stamps the request-prefix fingerprint on it (the reference's `RequestPrefixDetail`): four fields always written together, two more when they apply. A `request_begin` with `type` alone is still what a builder given no fingerprint writes.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    type: Annotated[Literal["request_begin"], Field(description="Payload discriminator: always `request_begin`.")]
+    prefix_hash: Annotated[
+        str | None,
+        Field(
+            description="Digest of the whole fingerprinted prefix: the payloads of the context's head (session_meta, tool_list_ready), of its other records, of the input already sent by committed requests and of this request's input, one JSON text per line."
+        ),
+    ] = None
+    prefix_head_hash: Annotated[
+        str | None,
+        Field(
+            description="Digest of the context's fixed head alone (session_meta and tool_list_ready payloads): it moves only when the producer re-assembled the head, never because the provider evicted a cache."
+        ),
+    ] = None
+    prefix_records: Annotated[
+        int | None,
+        Field(
+            description="How many records the prefix holds (head records, other records, sent input, this request's input).",
+            ge=0,
+            le=9007199254740991,
+        ),
+    ] = None
+    prefix_chars: Annotated[
+        int | None,
+        Field(
+            description="Length of the fingerprinted serialization in UTF-16 code units (JavaScript `String.length`).",
+            ge=0,
+            le=9007199254740991,
+        ),
+    ] = None
+    prefix_extends_prev: Annotated[
+        bool | None,
+        Field(
+            description="Whether this request's serialization starts with the previous request's: `false` means already-sent content was rewritten. Absent on a context's first request."
+        ),
+    ] = None
+    prefix_thinking_level: Annotated[
+        ThinkingLevel | None,
+        Field(
+            description="The thinking level this request carries, when it carries one (absent on compaction requests and when no level is pinned)."
+        ),
+    ] = None
 
 
 class RequestEndPayload(BaseModel):

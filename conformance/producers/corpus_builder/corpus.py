@@ -7,6 +7,7 @@ from typing import Any
 from .compaction_sessions import compaction_session, no_tools_session
 from .crash_and_split_sessions import crash_session, split_text_session, split_tool_output_session
 from .js_json import record
+from .newest_sessions import model_switch_session, newest_session
 from .release_sessions import legacy_0_1_1, legacy_0_2_0, legacy_0_2_4, legacy_source_benchmark, newer_producer
 from .session import Session
 from .sse_capture import sse_capture
@@ -69,4 +70,12 @@ def corpus() -> dict[str, bytes]:
         files[f"legacy-0.2.4/{name}"] = data
     files["legacy-source-benchmark.trace.jsonl"] = lines(legacy_source_benchmark().files[0])
     files["newer-producer.trace.jsonl"] = lines(newer_producer().files[0])
+    newest = newest_session()
+    for name, data in trace_files(newest, "2026-10-12").items():
+        files[f"newest-rotation/{name}"] = data
+    files["newest.stream.jsonl"] = lines(newest.stream)
+    switch = model_switch_session()
+    for name, data in trace_files(switch, "2026-10-12").items():
+        files[f"newest-model-switch/{name}"] = data
+    files["newest-model-switch.stream.jsonl"] = lines(switch.stream)
     return files

@@ -28,6 +28,15 @@ SSE = ("packages/server/src/http/sse.ts (sseEndpoint: resync_required, initial e
        "hono/streaming writeSSE (event, data, id lines)")
 HOOKS = "packages/core/src/hooks/stop-hook.ts (runStopHooks), packages/core/src/hooks/tool-hook.ts (runPreToolUseHooks)"
 RESUME = "packages/core/src/trace/resume.ts (parseTraceLines: blank and torn lines skipped)"
+FINGERPRINT = ("packages/core/src/llm/request-fingerprint.ts (fingerprintRequestPrefix, digest: sha256 hex sliced to 32, "
+               "HEAD_TYPES session_meta + tool_list_ready, serialize: payloads one per line); search index id 69114118055")
+ENGINE_NEWEST = ("packages/core/src/engine/context-engine.ts, newest indexed version (fingerprintPrefix / keepBaseline, "
+                 "runCompactionRequest: sawPartialText / sawPartialThinking, startNewContext: opener records yielded live, "
+                 "write: rotated head = meta + records); search index id 69336790305")
+SWITCH = ("packages/core/src/session.ts, newest indexed version (switchModel: manual summarize compaction, the new "
+          "context's session_meta yielded last, its file opened at once); packages/server test of POST /switch-model "
+          "(kinds compaction_begin, token_usage, compaction_end, tool_list_ready, session_meta); search index ids "
+          "70162188640, 70782977612")
 DOCS = "packages/docs/content/omni-message.en.md (newest: four stop reasons, error pair, hook, source values)"
 
 ENTRIES: list[dict[str, Any]] = [
@@ -182,12 +191,44 @@ ENTRIES: list[dict[str, Any]] = [
     {"path": "newer-producer.trace.jsonl", "input": "jsonl", "profile": "trace", "options": {"lenient": True},
      "what": "a newer producer: additive fields and an unknown event type",
      "shows": ["token_usage.reported_cost {amount, currency} after request (REAL: the reference's tokenUsage builder)",
-               "request_begin prefix_tokens / prefix_reused (INVENTED stand-ins: the reference has no prompt-prefix fields)",
+               "request_begin prefix_tokens / prefix_reused (INVENTED stand-ins, not the reference's RequestPrefixDetail: see newest-*)",
                "event context_breakdown (INVENTED stand-in for an event type this protocol does not define)",
                "model_context_window 'unknown' (a string, as agent.ts writes it when the catalog has no window)"],
      "reference": [BUILDERS + " (tokenUsage(session, request, reportedCost))",
                    "packages/server/src/runtime/usage-recorder.ts (reads reported_cost {amount, currency})"]},
+    {"path": "newest-rotation", "input": "dir", "profile": "trace",
+     "what": "protocol next: fingerprinted requests, a compaction that streamed its thinking, rotation",
+     "shows": ["every request_begin carries prefix_hash, prefix_head_hash, prefix_records, prefix_chars; "
+               "prefix_extends_prev from a context's second request on; prefix_thinking_level when a level is pinned",
+               "the compaction request's request_begin is stamped too (trace only) and keeps the turn baseline",
+               "the complete thinking and text of the compaction request are stored; _002 opens with meta, MCP pair, tool_list_ready",
+               "the new context's first request starts the fingerprint chain over (no prefix_extends_prev)"],
+     "reference": [FINGERPRINT, ENGINE_NEWEST, WRITER]},
+    {"path": "newest.stream.jsonl", "input": "jsonl", "profile": "stream",
+     "what": "protocol next: the same session as streamed",
+     "shows": ["the compaction's thinking as partial_thinking start/delta/stop with no complete thinking after the stop",
+               "then its summary as partial_text, no complete text; every attempt's token_usage without request events",
+               "the new context's mcp_connect_begin / mcp_connect_end and tool_list_ready right after compaction_end"],
+     "reference": [ENGINE_NEWEST, FINGERPRINT]},
+    {"path": "newest-model-switch", "input": "dir", "profile": "trace",
+     "what": "protocol next: an in-session model switch, as stored",
+     "shows": ["a manual summarize compaction on the old model (request stamped, keepBaseline)",
+               "_002 opens at once with the target model's session_meta and tool_list_ready"],
+     "reference": [SWITCH, ENGINE_NEWEST]},
+    {"path": "newest-model-switch.stream.jsonl", "input": "jsonl", "profile": "stream",
+     "what": "protocol next: the model switch as streamed",
+     "shows": ["compaction thinking as partials (no complete after the stop), its text as the complete message alone",
+               "after compaction_end: the new context's tool_list_ready, then its session_meta without origin, last",
+               "the next request on the new model, fingerprinted from a fresh chain"],
+     "reference": [SWITCH, ENGINE_NEWEST]},
 ]
+
+
+_PROTOCOL = {"legacy-0.1.1": "0.1.1", "legacy-0.2.0": "0.2.0", "legacy-0.2.4": "0.2.4",
+             "legacy-source-benchmark.trace.jsonl": "legacy", "newer-producer.trace.jsonl": "newer"}
+"""The protocol version each file is written in (`validate --protocol`; schema x-omnimessage-versions):
+the current-shape sessions are 0.2.6, the newest-* ones next; no listed version holds the retired
+source `benchmark` (legacy), and the newer producer is newer than every listed one."""
 
 
 def index(files: dict[str, bytes]) -> bytes:
@@ -195,6 +236,7 @@ def index(files: dict[str, bytes]) -> bytes:
     for e in ENTRIES:
         e = dict(e)
         e.setdefault("options", {})
+        e["protocol"] = _PROTOCOL.get(e["path"], "next" if e["path"].startswith("newest") else "0.2.6")
         refusals = e.pop("canonicalize_refusals", None)
         if e["input"] == "sse":
             e["canonicalize"] = None

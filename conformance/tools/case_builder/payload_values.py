@@ -106,7 +106,14 @@ FULL: dict[str, dict[str, Any]] = {
         error_code="connect_failed",
         error_message="1 of 2 failed",
     ),
-    "RequestBeginPayload": dict(),
+    "RequestBeginPayload": dict(
+        prefix_hash="5d41402abc4b2a76b9719d911017c592",
+        prefix_head_hash="7d793037a0760186574b0282f2f435e7",
+        prefix_records=4,
+        prefix_chars=1873,
+        prefix_extends_prev=True,
+        prefix_thinking_level="high",
+    ),
     "RequestEndPayload": dict(
         status="retryable",
         error_code="timeout",

@@ -8,7 +8,8 @@ report for it (rule id and line). Modules:
 * one module per rule group, each with a `declare()`: `framing` (OM0xx), `schema_rules` (OM1xx),
   `trace_files` (OM2xx), `streaming` (OM3xx), `pairing` (OM4xx), `vocabulary` (OM5xx),
   `origin` (OM6xx), `values` (OM70x), `retired` (OM75x), `directories` (OM8xx, trace roots),
-  `sse` (OM9xx, event-stream captures)
+  `sse` (OM9xx, event-stream captures), `versions` (OM117 and the behaviours of a
+  protocol version)
 * `writing`: writes the folders and sidecars; compares a fresh build with the committed one
 """
 
@@ -25,11 +26,12 @@ from . import (
     streaming,
     trace_files,
     values,
+    versions,
     vocabulary,
 )
 
 GROUPS = (framing, schema_rules, trace_files, streaming, pairing, vocabulary, origin, values, retired, directories,
-          sse)
+          sse, versions)
 """The rule groups, in the order their fixtures are declared."""
 
 

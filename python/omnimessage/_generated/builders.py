@@ -342,10 +342,22 @@ def mcp_connect_end(
 
 def request_begin(
     *,
+    prefix_hash: str | None = None,
+    prefix_head_hash: str | None = None,
+    prefix_records: int | None = None,
+    prefix_chars: int | None = None,
+    prefix_extends_prev: bool | None = None,
+    prefix_thinking_level: m.ThinkingLevel | None = None,
     timestamp: str | None = None,
 ) -> m.EventMessage:
-    """A model request begins."""
+    """A model request begins; with the request-prefix fingerprint when the engine took one."""
     payload = m.RequestBeginPayload(
+        prefix_hash=UNSET if prefix_hash is None else prefix_hash,
+        prefix_head_hash=UNSET if prefix_head_hash is None else prefix_head_hash,
+        prefix_records=UNSET if prefix_records is None else prefix_records,
+        prefix_chars=UNSET if prefix_chars is None else prefix_chars,
+        prefix_extends_prev=UNSET if prefix_extends_prev is None else prefix_extends_prev,
+        prefix_thinking_level=UNSET if prefix_thinking_level is None else prefix_thinking_level,
     )
     return m.EventMessage(timestamp=timestamp or now(), payload=payload)
 

@@ -50,6 +50,8 @@ from msgspec import UNSET, Meta, Raw, Struct, UnsetType
 SCHEMA_ID: Final = "urn:omnimessage:schema:1.0.0"
 GENERATOR_VERSION: Final = "0.1.0"
 """The `omnimessage` release whose generator wrote this module (the runtime names it when it refuses it)."""
+PROTOCOL_VERSION: Final = "next"
+"""The protocol version this binding speaks (the newest of the schema's `x-omnimessage-versions`)."""
 
 MAX_DEPTH: Final = 512
 MIN_SUPPORTED_LINE_BYTES: Final = 67108864
@@ -235,6 +237,10 @@ AbortErrorCode = Literal["user_abort", "backoff_interrupted", "compaction_interr
 `ErrorCode` there is valid; `omnimessage validate` reports it as the warning OM505."""
 ABORT_ERROR_CODE_VALUES: Final[tuple[AbortErrorCode, ...]] = ("user_abort", "backoff_interrupted", "compaction_interrupted")
 
+ThinkingLevel = Literal["none", "low", "medium", "high", "xhigh", "max"]
+"""The thinking level of one request (the reference's `ThinkingLevelName`)."""
+THINKING_LEVEL_VALUES: Final[tuple[ThinkingLevel, ...]] = ("none", "low", "medium", "high", "xhigh", "max")
+
 Role = Literal["user", "assistant"]
 """Who a model message belongs to."""
 ROLE_VALUES: Final[tuple[Role, ...]] = ("user", "assistant")
@@ -306,6 +312,11 @@ for byte when history is replayed. Omitted when it would be empty."""
 
 ErrorMessage = str
 """The raw failure text, for people and logs; `error_code` is the machine-readable part."""
+
+PrefixDigest = str
+"""A request-prefix digest: the first 32 hexadecimal digits (lower-case) of a SHA-256. The
+reference takes `createHash("sha256").digest("hex").slice(0, 32)`; `omnimessage
+validate` checks the shape (OM707)."""
 
 # ---------------------------------------------------------------------------
 # Objects, in canonical field order
@@ -857,10 +868,45 @@ class RequestBeginPayload(
     forbid_unknown_fields=True,
     gc=False,
 ):
-    """A model request begins; pairs with the next `request_end`.
+    """A model request begins; pairs with the next `request_end`. Since protocol `next` the
+    engine stamps the request-prefix fingerprint on it (the reference's
+    `RequestPrefixDetail`): four fields always written together, two more when they
+    apply. A `request_begin` with `type` alone is still what a builder given no
+    fingerprint writes.
+
+    Attributes:
+        prefix_hash: (optional) Digest of the whole fingerprinted prefix: the
+            payloads of the context's head (session_meta, tool_list_ready), of its other
+            records, of the input already sent by committed requests and of this
+            request's input, one JSON text per line.
+        prefix_head_hash: (optional) Digest of the context's fixed head alone
+            (session_meta and tool_list_ready payloads): it moves only when the producer
+            re-assembled the head, never because the provider evicted a cache.
+        prefix_records: (optional) How many records the prefix holds (head records,
+            other records, sent input, this request's input).
+        prefix_chars: (optional) Length of the fingerprinted serialization in UTF-16
+            code units (JavaScript `String.length`).
+        prefix_extends_prev: (optional) Whether this request's serialization starts
+            with the previous request's: `false` means already-sent content was
+            rewritten. Absent on a context's first request.
+        prefix_thinking_level: (optional) The thinking level this request carries,
+            when it carries one (absent on compaction requests and when no level is
+            pinned).
     """
 
     type: ClassVar[Literal["request_begin"]] = "request_begin"
+
+    prefix_hash: PrefixDigest | UnsetType = UNSET
+
+    prefix_head_hash: PrefixDigest | UnsetType = UNSET
+
+    prefix_records: Annotated[int, Meta(ge=0, le=9007199254740991)] | UnsetType = UNSET
+
+    prefix_chars: Annotated[int, Meta(ge=0, le=9007199254740991)] | UnsetType = UNSET
+
+    prefix_extends_prev: bool | UnsetType = UNSET
+
+    prefix_thinking_level: ThinkingLevel | UnsetType = UNSET
 
 
 class RequestEndPayload(
@@ -1327,6 +1373,7 @@ field whose fragments, joined, equal the complete payload's field of the same na
 __all__ = [
     "SCHEMA_ID",
     "GENERATOR_VERSION",
+    "PROTOCOL_VERSION",
     "REJECTION_CATEGORIES",
     "REJECTION_RULES",
     "MAX_DEPTH",
@@ -1339,6 +1386,8 @@ __all__ = [
     "ERROR_CODE_VALUES",
     "AbortErrorCode",
     "ABORT_ERROR_CODE_VALUES",
+    "ThinkingLevel",
+    "THINKING_LEVEL_VALUES",
     "Role",
     "ROLE_VALUES",
     "StreamEventType",
@@ -1364,6 +1413,7 @@ __all__ = [
     "Origin",
     "Fidelity",
     "ErrorMessage",
+    "PrefixDigest",
     "SessionMetaPayload",
     "SessionMetaMessage",
     "TextPayload",

@@ -16,12 +16,15 @@ from __future__ import annotations
 import math
 import os
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Literal
 
 from .._generated.models import DEFAULT_MAX_LINE_BYTES
+from ..versions import AUTO, names
 from .hints import profile_hint
 from .inputs import Options, Root, SseUnit, SseUrlUnit, Unit, discover, resolve_subagents, run_unit
 from .limit import DEFAULT_MAX_FINDINGS
+from .protocol_choice import choose
 from .report import Report
 from .rules import RULES, select_rules
 from .sse import check_header
@@ -44,6 +47,7 @@ def validate_path(
     ignore: Iterable[str] | None = None,
     max_findings: int = DEFAULT_MAX_FINDINGS,
     max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+    protocol: str | None = None,
 ) -> Report:
     """Validate files, trace roots or standard input; returns their :class:`Report`.
 
@@ -61,6 +65,10 @@ def validate_path(
         ignore: skip these rules (same forms).
         max_findings: findings the report holds (per input and in all); the rest are counted.
         max_line_bytes: longest line accepted (OM105 beyond).
+        protocol: the protocol version to validate against (`omnimessage.versions.names()`): a
+            version (`0.2.4`, ... the newest is the default), `legacy` (as `legacy=True`), `newer`
+            (as `lenient=True`), or `auto`: read from the inputs, the choice and its reason in
+            `Report.notes`.
 
     The end-of-input rules (an unterminated last line, unclosed streams and calls) always run.
     Raises ValueError for a bad argument (an unknown rule, a profile, a limit < 1); an input that
@@ -73,6 +81,8 @@ def validate_path(
         profile = "stream"
     opts = _options(profile or "trace", legacy=legacy, lenient=lenient, truncated=truncated, select=select,
                     ignore=ignore, max_findings=max_findings, max_line_bytes=max_line_bytes)
+    chosen = protocol_option(protocol, paths)
+    opts = replace(opts, protocol=chosen[0])
     if paths.count("-") > 1:
         raise ValueError("standard input can be read only once")
     report = Report(max_findings=max_findings)
@@ -91,7 +101,21 @@ def validate_path(
     _run(units, roots, opts, report)
     for note in profile_hint(profile, report.by_rule):
         report.add_note(note)
+    if chosen[1]:
+        report.add_note(chosen[1])
     return report
+
+
+def protocol_option(protocol: str | None, paths: list[str]) -> tuple[str | None, str]:
+    """(the protocol for `Options`, a note for the report): `auto` read from `paths`; ValueError for
+    a name `omnimessage.versions.names()` does not hold."""
+    if protocol is None:
+        return None, ""
+    if protocol not in names():
+        raise ValueError(f"unknown protocol {protocol!r}: expected one of {', '.join(names())}")
+    if protocol == AUTO:
+        return choose(paths)
+    return protocol, ""
 
 
 def validate_url(

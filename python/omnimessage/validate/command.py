@@ -18,6 +18,8 @@ from .._generated.models import DEFAULT_MAX_LINE_BYTES
 from .._sanitize import sanitize
 from .._write_errors import STDOUT, named
 from .ci_summary import with_extra_reports
+from ..versions import names as protocol_names
+from .api import protocol_option
 from .engine import Finding
 from .hints import profile_hint
 from .inputs import (
@@ -105,6 +107,10 @@ def configure(v: argparse.ArgumentParser) -> None:
     v.add_argument("--lenient", action="store_true",
                    help="read a newer producer: unknown fields and message types are warnings (OM115, OM116), "
                         "every other rule runs on what is known")
+    v.add_argument("--protocol", metavar="VERSION",
+                   help="the protocol version to validate against: " + ", ".join(protocol_names()) + " (default: "
+                        "the newest; auto: read from the inputs, the choice noted in the report; legacy is --legacy, "
+                        "newer is --lenient)")
     v.add_argument("--truncated", action="store_true",
                    help="the input was cut on purpose: unclosed fragments at its end are warnings")
     v.add_argument("--sse", action="append", default=[], metavar="FILE",
@@ -276,8 +282,12 @@ def _run(args: argparse.Namespace) -> int:
         except ValueError as exc:
             raise _Usage(f"--header #{i}: {exc}") from None
     profile = args.profile or ("stream" if sse_only else "trace")
+    try:
+        protocol, protocol_note = protocol_option(args.protocol, list(args.paths))
+    except ValueError as exc:
+        raise _Usage(str(exc)) from None
     opts = Options(profile=profile, legacy=args.legacy, lenient=args.lenient, truncated=args.truncated,
-                   canonical="OM114" not in ignored, max_line_bytes=args.max_line_bytes,
+                   protocol=protocol, canonical="OM114" not in ignored, max_line_bytes=args.max_line_bytes,
                    max_findings=args.max_findings, ignored=frozenset(ignored),
                    storage_options=_storage_options(args.storage_option))
     try:
@@ -305,6 +315,8 @@ def _run(args: argparse.Namespace) -> int:
     unit_counts: Counter[tuple[str, str]] = Counter()  # the current input's findings (--summary-by)
     for problem in problems:
         summary.add_failure(problem)
+    if protocol_note:
+        summary.add_note(protocol_note)
     root_of: dict[str, Root] = {r.path: r for r in roots}
     started = time.monotonic()
     with _text_out(args.output) as (out, tty), contextlib.ExitStack() as stack:

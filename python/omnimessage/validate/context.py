@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Final
 
 from ..errors import DecodeError
+from ..versions import Protocol, resolve
 from .finding import Finding
 from .rules import PROFILES, RULES, Severity
 from .state import Session
@@ -31,12 +32,15 @@ class Context:
         canonical: bool,
         collect_subagents: bool,
         window: int,
+        protocol: Protocol | None = None,
     ) -> None:
         if profile not in PROFILES:
             raise ValueError(f"unknown profile {profile!r}: expected one of {', '.join(PROFILES)}")
         self.profile = profile
-        self.legacy = legacy
-        self.lenient = lenient
+        self.protocol = protocol or resolve(None, legacy=legacy, lenient=lenient)
+        self.legacy = self.protocol.legacy
+        self.lenient = self.protocol.lenient
+        self.gated = self.protocol.gated  # an older version's vocabulary: OM117, and its own spellings quiet
         self.truncated = truncated
         self.source = source
         self.canonical = canonical
@@ -75,9 +79,15 @@ class Context:
             return
         if self.legacy_line and rule_id == "OM506":
             return
+        if self.gated and rule_id.startswith("OM75"):
+            return  # under its own version a spelling is not retired (OM117 reports one that is)
         self._pending.append(
             Finding(rule_id, severity or RULES[rule_id].severity, message, self.source, line, pointer)
         )
+
+    def allows(self, behaviour: str) -> bool:
+        """Whether the protocol validated against has a behaviour of `x-omnimessage-behaviours`."""
+        return behaviour in self.protocol.behaviours
 
     def cap_reached(self, what: str, line: int, message: str) -> None:
         """OM007 once per kind of state (`what`) and input: a cap on open state was reached; what goes

@@ -13,15 +13,27 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
-from .._generated.models import UNSET, EventMessage, Message, ModelMessage, SessionMetaMessage
+from .._generated.models import (
+    UNSET,
+    EventMessage,
+    McpConnectBeginPayload,
+    McpConnectEndPayload,
+    Message,
+    ModelMessage,
+    SessionMetaMessage,
+    SessionMetaPayload,
+    ToolListReadyPayload,
+)
 from ..codec import OpaqueMessage, decode_canonical, encode
 from ..errors import DecodeError
 from ..reader import Line
+from ..versions import outside, resolve
 from . import refusals
 from .checks import DISPATCH, files, origin, pairing, streaming
 from .checks.values import timestamp
 from .context import Context
 from .finding import Finding
+from .recover import generic
 from .state import Session
 
 __all__ = ["CLOSED_WINDOW", "Finding", "Validator"]
@@ -30,6 +42,8 @@ CLOSED_WINDOW: Final = 100_000
 """How many answered call ids a session remembers (to tell a duplicate output from an unknown one)."""
 
 _NONE: Final[tuple[()]] = ()
+_OPENING: Final = (McpConnectBeginPayload, McpConnectEndPayload, ToolListReadyPayload, SessionMetaPayload)
+"""What may follow a completed compaction_end while the new context opens (its records, then its meta)."""
 
 
 class Validator(Context):
@@ -60,6 +74,8 @@ class Validator(Context):
         lenient: read a newer producer's output: unknown fields and message types are warnings
             (OM115, OM116), and every other rule runs on what is known.
         truncated: the input was cut on purpose; unclosed fragments at the end are warnings.
+        protocol: the protocol version to validate against (`omnimessage.versions.names()`; None: the
+            newest); an older one reports what is not part of it (OM117) and reads its own spellings.
         source: the input's name, copied into findings.
         canonical: report valid but non-canonical lines (OM114).
         collect_subagents: record `subagent` pointers in `.subagents` (trace directories).
@@ -75,10 +91,12 @@ class Validator(Context):
         source: str = "<input>",
         canonical: bool = True,
         collect_subagents: bool = False,
+        protocol: str | None = None,
     ) -> None:
         super().__init__(
             profile, legacy=legacy, lenient=lenient, truncated=truncated, source=source, canonical=canonical,
             collect_subagents=collect_subagents, window=CLOSED_WINDOW,
+            protocol=resolve(protocol, legacy=legacy, lenient=lenient),
         )
         self._finished = False
         self._began = False
@@ -138,6 +156,8 @@ class Validator(Context):
         crlf = terminated and raw.endswith(b"\r")  # a CR ending a last line without LF is no CR LF
         if crlf:
             self.emit("OM003", line, "the line ends with CR LF; lines end with LF only")
+        if self.gated:
+            self._gate(raw, line)
         msg: Message | None
         try:
             msg, canonical = decode_canonical(raw)
@@ -227,6 +247,14 @@ class Validator(Context):
 
     # ------------------------------------------------------------------ plumbing
 
+    def _gate(self, raw: bytes, line: int) -> None:
+        """OM117: what the line holds that the protocol version validated against does not define."""
+        version = self.protocol.version
+        for spot in outside(generic(raw), version):
+            when = f"retired in {spot.until}" if spot.until is not None and spot.since != spot.until else \
+                f"since {spot.since}" if spot.until is None else "never part of a listed version"
+            self.emit("OM117", line, f"{spot.what} is not part of protocol {version} ({when})", spot.pointer)
+
     def _feed_message(self, msg: Message, line: int) -> None:
         """A message built in Python: check it as its canonical line would be checked."""
         try:
@@ -253,6 +281,8 @@ class Validator(Context):
                 head = files.rotated_head(self, msg, line)
         timestamp(self, s, msg.timestamp, line, head)
         payload = msg.payload
+        if s.opening and not isinstance(payload, _OPENING):
+            s.opening = False
         if s.expect is not None:
             streaming.expectation(self, s, payload, line)
         DISPATCH[type(payload)](self, s, payload, line, msg)

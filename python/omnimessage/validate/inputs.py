@@ -69,6 +69,8 @@ class Options:
     """Findings a result holds (`run_unit` without a sink); the rest are counted in `beyond`."""
     ignored: frozenset[str] = frozenset()
     """Rules whose findings a result does not hold (nor count)."""
+    protocol: str | None = None
+    """The protocol version validated against (`omnimessage.versions.names()` but `auto`; None: the newest)."""
     storage_options: tuple[tuple[str, str], ...] = field(default=(), repr=False)
     """`--storage-option KEY=VALUE` pairs for the inputs that are URLs (`storage.open_input`); not in
     the repr, which a task scheduler may log: they may hold a credential."""
@@ -83,6 +85,7 @@ class Options:
             source=source,
             canonical=self.canonical,
             collect_subagents=collect_subagents,
+            protocol=self.protocol,
         )
 
 

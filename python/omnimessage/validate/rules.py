@@ -97,6 +97,15 @@ _RULE_LIST: list[Rule] = [
        error.""",
        """Validate with a version of omnimessage that knows the type, or keep `--lenient` for newer
        producers."""),
+    _r("OM117", "not-in-protocol-version", "error", BOTH, "a field, value or type the chosen protocol version lacks",
+       """With `--protocol VERSION` older than the newest, every message kind, field and enum value is
+       checked against that version's vocabulary, read from the schema's version marks
+       (`x-omnimessage-version`, `x-omnimessage-value-versions`, `x-omnimessage-retired`): one introduced
+       later (a `prefix_hash` under 0.2.6, `retryable` under 0.2.4), or retired before it (meta `tools`
+       under 0.2.4), is reported here. The version's own spellings are read as the newest reads them,
+       without the OM75x warnings.""",
+       """Validate with the version the producer speaks (`--protocol auto` reads it from the input), or fix
+       the producer to write its version's vocabulary."""),
     # --- OM2xx trace files ----------------------------------------------------------------
     _r("OM201", "trace-opens-with-session-meta", "error", TRACE, "a trace file must open with `session_meta`",
        """Every trace file holds one model context and opens with its `session_meta` record (the model, the
@@ -307,6 +316,12 @@ _RULE_LIST: list[Rule] = [
        """`session_meta.agent_state` and `session_meta.workspace` are absolute paths, so that a resumed
        session finds its state wherever it runs from.""",
        """Resolve the paths before writing `session_meta`."""),
+    _r("OM707", "prefix-digest-shape", "error", BOTH, "a request-prefix digest that is not 32 lower-case hex digits",
+       """`request_begin.prefix_hash` and `prefix_head_hash` (protocol `next`) are the first 32 hexadecimal
+       digits, lower-case, of a SHA-256 (the reference's `digest`: `createHash("sha256").digest("hex")
+       .slice(0, 32)`); a tool comparing them across requests to attribute a prompt-cache miss relies on
+       that shape.""",
+       """Write `sha256(serialization).hexdigest()[:32]`."""),
     # --- OM75x retired spellings -----------------------------------------------------------
     _r("OM751", "retired-stop-reason", "warning", BOTH, "retired stop reason `failed`/`timeout`/`malformed`/`auth`",
        """Older traces carry the retired stop reasons `failed`, `timeout`, `malformed` and `auth`. The

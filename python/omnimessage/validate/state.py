@@ -119,7 +119,8 @@ class Session:
     """The state of one session of the input: the main one, or a child (by `origin` chain)."""
 
     __slots__ = (
-        "awaiting", "calls", "closed", "comp", "dropped_calls", "dropped_segs", "expect", "label", "mcp", "req",
+        "awaiting", "calls", "closed", "comp", "dropped_calls", "dropped_segs", "expect", "label", "mcp", "opening",
+        "req",
         "segs", "ts", "ts_line", "usage", "usage_reported",
     )
 
@@ -137,5 +138,6 @@ class Session:
         self.usage_reported = False
         self.comp: tuple[int, str, str] | None = None  # open compaction: line, reason, mode
         self.mcp: tuple[int, frozenset[str]] | None = None  # open MCP connect: line, servers
+        self.opening = False  # a completed compaction_end, then only the new context's records so far
         self.ts: str | None = None
         self.ts_line = 0

@@ -76,13 +76,38 @@ pub fn mcp_connect_end(status: StopReason, results: Vec<McpServerResult>, opts: 
 /// The optional parameters of [`request_begin`].
 #[derive(Clone, Debug, Default)]
 pub struct RequestBeginOptions {
+    /// Digest of the whole fingerprinted prefix: the payloads of the context's head (session_meta,
+    /// tool_list_ready), of its other records, of the input already sent by committed requests and
+    /// of this request's input, one JSON text per line.
+    pub prefix_hash: Option<String>,
+    /// Digest of the context's fixed head alone (session_meta and tool_list_ready payloads): it
+    /// moves only when the producer re-assembled the head, never because the provider evicted a
+    /// cache.
+    pub prefix_head_hash: Option<String>,
+    /// How many records the prefix holds (head records, other records, sent input, this request's
+    /// input).
+    pub prefix_records: Option<u64>,
+    /// Length of the fingerprinted serialization in UTF-16 code units (JavaScript `String.length`).
+    pub prefix_chars: Option<u64>,
+    /// Whether this request's serialization starts with the previous request's: `false` means
+    /// already-sent content was rewritten. Absent on a context's first request.
+    pub prefix_extends_prev: Option<bool>,
+    /// The thinking level this request carries, when it carries one (absent on compaction requests
+    /// and when no level is pinned).
+    pub prefix_thinking_level: Option<ThinkingLevel>,
     /// When: default now, in `Date.toISOString()` form.
     pub timestamp: Option<String>,
 }
 
-/// A model request begins.
+/// A model request begins; with the request-prefix fingerprint when the engine took one.
 pub fn request_begin(opts: RequestBeginOptions) -> Message {
     let payload = RequestBeginPayload {
+        prefix_hash: opts.prefix_hash,
+        prefix_head_hash: opts.prefix_head_hash,
+        prefix_records: opts.prefix_records,
+        prefix_chars: opts.prefix_chars,
+        prefix_extends_prev: opts.prefix_extends_prev,
+        prefix_thinking_level: opts.prefix_thinking_level,
     };
     Message::Event(EventMessage {
         timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),

@@ -145,15 +145,33 @@ impl Decode for RequestBeginPayload {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {
         let start = de.begin_object(path)?;
         let mut f_type = false;
+        let mut f_prefix_hash: Option<String> = None;
+        let mut f_prefix_head_hash: Option<String> = None;
+        let mut f_prefix_records: Option<u64> = None;
+        let mut f_prefix_chars: Option<u64> = None;
+        let mut f_prefix_extends_prev: Option<bool> = None;
+        let mut f_prefix_thinking_level: Option<ThinkingLevel> = None;
         while let Some((field, key)) = de.next_key(REQUEST_BEGIN_PAYLOAD_FIELDS) {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "request_begin")?; }
+                1 if f_prefix_hash.is_none() => f_prefix_hash = Some(de.string(&path.key("prefix_hash"))?),
+                2 if f_prefix_head_hash.is_none() => f_prefix_head_hash = Some(de.string(&path.key("prefix_head_hash"))?),
+                3 if f_prefix_records.is_none() => f_prefix_records = Some(de.integer(&path.key("prefix_records"), 0, 9007199254740991)?),
+                4 if f_prefix_chars.is_none() => f_prefix_chars = Some(de.integer(&path.key("prefix_chars"), 0, 9007199254740991)?),
+                5 if f_prefix_extends_prev.is_none() => f_prefix_extends_prev = Some(de.boolean(&path.key("prefix_extends_prev"))?),
+                6 if f_prefix_thinking_level.is_none() => f_prefix_thinking_level = Some(de.enumerated::<ThinkingLevel>(&path.key("prefix_thinking_level"))?),
                 UNKNOWN => return Err(de.unexpected(path, key)),
                 _ => return Err(de.duplicate(path, key)),
             }
         }
         if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(RequestBeginPayload {
+            prefix_hash: f_prefix_hash,
+            prefix_head_hash: f_prefix_head_hash,
+            prefix_records: f_prefix_records,
+            prefix_chars: f_prefix_chars,
+            prefix_extends_prev: f_prefix_extends_prev,
+            prefix_thinking_level: f_prefix_thinking_level,
         })
     }
 }

@@ -72,7 +72,14 @@ impl Encode for McpConnectEndPayload {
 
 impl Encode for RequestBeginPayload {
     fn encode(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(b"{\"type\":\"request_begin\"}");
+        out.extend_from_slice(b"{\"type\":\"request_begin\"");
+        if let Some(v) = &self.prefix_hash { out.extend_from_slice(b",\"prefix_hash\":"); v.encode(out); }
+        if let Some(v) = &self.prefix_head_hash { out.extend_from_slice(b",\"prefix_head_hash\":"); v.encode(out); }
+        if let Some(v) = &self.prefix_records { out.extend_from_slice(b",\"prefix_records\":"); v.encode(out); }
+        if let Some(v) = &self.prefix_chars { out.extend_from_slice(b",\"prefix_chars\":"); v.encode(out); }
+        if let Some(v) = &self.prefix_extends_prev { out.extend_from_slice(b",\"prefix_extends_prev\":"); v.encode(out); }
+        if let Some(v) = &self.prefix_thinking_level { out.extend_from_slice(b",\"prefix_thinking_level\":"); v.encode(out); }
+        out.extend_from_slice(b"}");
     }
 }
 

@@ -126,6 +126,43 @@ impl std::fmt::Display for AbortErrorCode { fn fmt(&self, f: &mut std::fmt::Form
 
 impl Encode for AbortErrorCode { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
 
+/// The thinking level of one request (the reference's `ThinkingLevelName`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ThinkingLevel {
+    None,
+    Low,
+    Medium,
+    High,
+    Xhigh,
+    Max,
+}
+
+impl ThinkingLevel {
+    /// Every value, in schema order.
+    pub const ALL: &'static [ThinkingLevel] = &[ThinkingLevel::None, ThinkingLevel::Low, ThinkingLevel::Medium, ThinkingLevel::High, ThinkingLevel::Xhigh, ThinkingLevel::Max];
+
+    /// The value as the wire spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ThinkingLevel::None => "none",
+            ThinkingLevel::Low => "low",
+            ThinkingLevel::Medium => "medium",
+            ThinkingLevel::High => "high",
+            ThinkingLevel::Xhigh => "xhigh",
+            ThinkingLevel::Max => "max",
+        }
+    }
+}
+
+impl std::str::FromStr for ThinkingLevel {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> { ThinkingLevel::ALL.iter().copied().find(|v| v.as_str() == s).ok_or(()) }
+}
+
+impl std::fmt::Display for ThinkingLevel { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
+
+impl Encode for ThinkingLevel { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
+
 /// Who a model message belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Role {

@@ -388,7 +388,7 @@ pub const MCP_CONNECT_BEGIN_PAYLOAD_FIELDS: &[&str] = &["type", "servers"];
 pub const MCP_CONNECT_END_PAYLOAD_FIELDS: &[&str] = &["type", "status", "results", "error_code", "error_message"];
 
 /// The keys of `RequestBeginPayload`, in canonical order.
-pub const REQUEST_BEGIN_PAYLOAD_FIELDS: &[&str] = &["type"];
+pub const REQUEST_BEGIN_PAYLOAD_FIELDS: &[&str] = &["type", "prefix_hash", "prefix_head_hash", "prefix_records", "prefix_chars", "prefix_extends_prev", "prefix_thinking_level"];
 
 /// The keys of `RequestEndPayload`, in canonical order.
 pub const REQUEST_END_PAYLOAD_FIELDS: &[&str] = &["type", "status", "error_code", "error_message", "attempt", "retry_in_ms"];

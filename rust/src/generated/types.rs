@@ -282,9 +282,31 @@ pub struct McpConnectEndPayload {
     pub error_message: Option<String>,
 }
 
-/// A model request begins; pairs with the next `request_end`.
+/// A model request begins; pairs with the next `request_end`. Since protocol `next` the engine
+/// stamps the request-prefix fingerprint on it (the reference's `RequestPrefixDetail`): four fields
+/// always written together, two more when they apply. A `request_begin` with `type` alone is still
+/// what a builder given no fingerprint writes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RequestBeginPayload {
+    /// Digest of the whole fingerprinted prefix: the payloads of the context's head (session_meta,
+    /// tool_list_ready), of its other records, of the input already sent by committed requests and
+    /// of this request's input, one JSON text per line.
+    pub prefix_hash: Option<String>,
+    /// Digest of the context's fixed head alone (session_meta and tool_list_ready payloads): it
+    /// moves only when the producer re-assembled the head, never because the provider evicted a
+    /// cache.
+    pub prefix_head_hash: Option<String>,
+    /// How many records the prefix holds (head records, other records, sent input, this request's
+    /// input).
+    pub prefix_records: Option<u64>,
+    /// Length of the fingerprinted serialization in UTF-16 code units (JavaScript `String.length`).
+    pub prefix_chars: Option<u64>,
+    /// Whether this request's serialization starts with the previous request's: `false` means
+    /// already-sent content was rewritten. Absent on a context's first request.
+    pub prefix_extends_prev: Option<bool>,
+    /// The thinking level this request carries, when it carries one (absent on compaction requests
+    /// and when no level is pinned).
+    pub prefix_thinking_level: Option<ThinkingLevel>,
 }
 
 /// A model request ended. `status: completed` means the turn was committed; replay keeps or drops

@@ -114,9 +114,9 @@ export function mcpConnectEnd(status: t.StopReason, results: readonly t.McpServe
   return { timestamp: stamp(opts.timestamp), type: "event_msg", payload };
 }
 
-/** A model request begins. */
-export function requestBegin(opts: Stamp = {}): t.EventMessage<t.RequestBeginPayload> {
-  const payload = defined<t.RequestBeginPayload>({ type: "request_begin" });
+/** A model request begins; with the request-prefix fingerprint when the engine took one. */
+export function requestBegin(opts: Stamp & { prefixHash?: t.PrefixDigest; prefixHeadHash?: t.PrefixDigest; prefixRecords?: number; prefixChars?: number; prefixExtendsPrev?: boolean; prefixThinkingLevel?: t.ThinkingLevel } = {}): t.EventMessage<t.RequestBeginPayload> {
+  const payload = defined<t.RequestBeginPayload>({ type: "request_begin", prefix_hash: opts.prefixHash, prefix_head_hash: opts.prefixHeadHash, prefix_records: opts.prefixRecords, prefix_chars: opts.prefixChars, prefix_extends_prev: opts.prefixExtendsPrev, prefix_thinking_level: opts.prefixThinkingLevel });
   return { timestamp: stamp(opts.timestamp), type: "event_msg", payload };
 }
 

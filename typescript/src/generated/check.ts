@@ -16,6 +16,7 @@
 import {
   STOP_REASON_VALUES,
   ERROR_CODE_VALUES,
+  THINKING_LEVEL_VALUES,
   ROLE_VALUES,
   STREAM_EVENT_TYPE_VALUES,
   SENDER_VALUES,
@@ -165,6 +166,10 @@ function cStr(c: JsonNode, p: string): Problem | null {
   return c.kind === STR ? null : wrongType(c, p, "str");
 }
 
+function cBool(c: JsonNode, p: string): Problem | null {
+  return c.kind === LIT && c.value !== null ? null : wrongType(c, p, "bool");
+}
+
 function cEnum(c: JsonNode, p: string, values: ReadonlySet<string>): Problem | null {
   if (c.kind !== STR) return wrongType(c, p, "str");
   const v = c.value as string;
@@ -206,6 +211,8 @@ function cNum(c: JsonNode, p: string, min: number, max: number, expected: string
 const STOP_REASON_SET: ReadonlySet<string> = new Set(STOP_REASON_VALUES);
 
 const ERROR_CODE_SET: ReadonlySet<string> = new Set(ERROR_CODE_VALUES);
+
+const THINKING_LEVEL_SET: ReadonlySet<string> = new Set(THINKING_LEVEL_VALUES);
 
 const ROLE_SET: ReadonlySet<string> = new Set(ROLE_VALUES);
 
@@ -980,11 +987,31 @@ function cs_McpConnectEndPayload(n: JsonNode, p: string): Problem | null {
 function cs_RequestBeginPayload(n: JsonNode, p: string): Problem | null {
   if (n.kind !== OBJ) return wrongType(n, p, "object");
   const keys = n.keys as readonly string[];
+  const items = n.items as readonly JsonNode[];
   for (let i = 0; i < keys.length; i++) {
+    const c = items[i] as JsonNode;
     let r: Problem | null;
     switch (keys[i]) {
       case "type":
         continue;
+      case "prefix_hash":
+        r = cStr(c, p + "/prefix_hash");
+        break;
+      case "prefix_head_hash":
+        r = cStr(c, p + "/prefix_head_hash");
+        break;
+      case "prefix_records":
+        r = cInt(c, p + "/prefix_records", 0, 9007199254740991);
+        break;
+      case "prefix_chars":
+        r = cInt(c, p + "/prefix_chars", 0, 9007199254740991);
+        break;
+      case "prefix_extends_prev":
+        r = cBool(c, p + "/prefix_extends_prev");
+        break;
+      case "prefix_thinking_level":
+        r = cEnum(c, p + "/prefix_thinking_level", THINKING_LEVEL_SET);
+        break;
       default:
         return unexpected(n, i, p);
     }

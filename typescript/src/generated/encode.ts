@@ -50,6 +50,10 @@ function num(v: unknown, where: string): string {
   return typeof v === "number" && v - v === 0 ? "" + v : bad(v, where, "a finite number");
 }
 
+function bool(v: unknown, where: string): string {
+  return v === true ? "true" : v === false ? "false" : bad(v, where, "a boolean");
+}
+
 function obj(v: unknown, where: string): void {
   if (typeof v !== "object" || v === null || Array.isArray(v)) bad(v, where, "an object");
 }
@@ -486,7 +490,38 @@ function e_McpConnectEndPayload(w: Writer, o: any, d: number): void {
 
 function e_RequestBeginPayload(w: Writer, o: any, _d: number): void {
   obj(o, "RequestBeginPayload");
-  w.put('{"type":"request_begin"}');
+  const v1 = o.prefix_hash;
+  const v2 = o.prefix_head_hash;
+  const v3 = o.prefix_records;
+  const v4 = o.prefix_chars;
+  const v5 = o.prefix_extends_prev;
+  const v6 = o.prefix_thinking_level;
+  w.put('{"type":"request_begin"');
+  if (v1 !== undefined) {
+    w.put(',"prefix_hash":');
+    w.string(str(v1, "RequestBeginPayload.prefix_hash"));
+  }
+  if (v2 !== undefined) {
+    w.put(',"prefix_head_hash":');
+    w.string(str(v2, "RequestBeginPayload.prefix_head_hash"));
+  }
+  if (v3 !== undefined) {
+    w.put(',"prefix_records":');
+    w.put(num(v3, "RequestBeginPayload.prefix_records"));
+  }
+  if (v4 !== undefined) {
+    w.put(',"prefix_chars":');
+    w.put(num(v4, "RequestBeginPayload.prefix_chars"));
+  }
+  if (v5 !== undefined) {
+    w.put(',"prefix_extends_prev":');
+    w.put(bool(v5, "RequestBeginPayload.prefix_extends_prev"));
+  }
+  if (v6 !== undefined) {
+    w.put(',"prefix_thinking_level":');
+    w.string(str(v6, "RequestBeginPayload.prefix_thinking_level"));
+  }
+  w.put("}");
 }
 
 function e_RequestEndPayload(w: Writer, o: any, _d: number): void {

@@ -12,6 +12,8 @@
 
 /** The schema's `$id`. */
 export const SCHEMA_ID = "urn:omnimessage:schema:1.0.0";
+/** The protocol version this binding speaks (the newest of the schema's `x-omnimessage-versions`). */
+export const PROTOCOL_VERSION = "next";
 
 /** `x-omnimessage-limits.max_depth`. */
 export const MAX_DEPTH = 512;
@@ -123,7 +125,7 @@ export const FIELD_ORDER: Readonly<Record<string, readonly string[]>> = Object.f
   McpConnectBeginPayload: Object.freeze(["type", "servers"]),
   McpServerResult: Object.freeze(["server", "transport", "status", "duration_ms", "tools", "error_code", "error_message"]),
   McpConnectEndPayload: Object.freeze(["type", "status", "results", "error_code", "error_message"]),
-  RequestBeginPayload: Object.freeze(["type"]),
+  RequestBeginPayload: Object.freeze(["type", "prefix_hash", "prefix_head_hash", "prefix_records", "prefix_chars", "prefix_extends_prev", "prefix_thinking_level"]),
   RequestEndPayload: Object.freeze(["type", "status", "error_code", "error_message", "attempt", "retry_in_ms"]),
   ApprovalDecisionPayload: Object.freeze(["type", "decision", "tool_call_id"]),
   TokenCounts: Object.freeze(["cache_read", "cache_write", "output", "total"]),

@@ -85,6 +85,12 @@ export type AbortErrorCode = "user_abort" | "backoff_interrupted" | "compaction_
 /** Every value of {@link AbortErrorCode}, in schema order. */
 export const ABORT_ERROR_CODE_VALUES: readonly AbortErrorCode[] = Object.freeze(["user_abort", "backoff_interrupted", "compaction_interrupted"] as const);
 
+/** The thinking level of one request (the reference's `ThinkingLevelName`). */
+export type ThinkingLevel = "none" | "low" | "medium" | "high" | "xhigh" | "max";
+
+/** Every value of {@link ThinkingLevel}, in schema order. */
+export const THINKING_LEVEL_VALUES: readonly ThinkingLevel[] = Object.freeze(["none", "low", "medium", "high", "xhigh", "max"] as const);
+
 /** Who a model message belongs to. */
 export type Role = "user" | "assistant";
 
@@ -187,6 +193,13 @@ export type Fidelity = VerbatimJson<{ [key: string]: unknown }>;
 
 /** The raw failure text, for people and logs; `error_code` is the machine-readable part. */
 export type ErrorMessage = string;
+
+/**
+ * A request-prefix digest: the first 32 hexadecimal digits (lower-case) of a SHA-256. The reference
+ * takes `createHash("sha256").digest("hex").slice(0, 32)`; `omnimessage validate` checks the shape
+ * (OM707).
+ */
+export type PrefixDigest = string;
 
 // ---------------------------------------------------------------------------
 // Objects (fields in canonical key order)
@@ -514,10 +527,46 @@ export interface McpConnectEndPayload {
   error_message?: ErrorMessage;
 }
 
-/** A model request begins; pairs with the next `request_end`. */
+/**
+ * A model request begins; pairs with the next `request_end`. Since protocol `next` the engine
+ * stamps the request-prefix fingerprint on it (the reference's `RequestPrefixDetail`): four fields
+ * always written together, two more when they apply. A `request_begin` with `type` alone is still
+ * what a builder given no fingerprint writes.
+ */
 export interface RequestBeginPayload {
   /** Payload discriminator: always `request_begin`. */
   type: "request_begin";
+  /**
+   * Digest of the whole fingerprinted prefix: the payloads of the context's head (session_meta,
+   * tool_list_ready), of its other records, of the input already sent by committed requests and of
+   * this request's input, one JSON text per line.
+   */
+  prefix_hash?: PrefixDigest;
+  /**
+   * Digest of the context's fixed head alone (session_meta and tool_list_ready payloads): it moves
+   * only when the producer re-assembled the head, never because the provider evicted a cache.
+   */
+  prefix_head_hash?: PrefixDigest;
+  /**
+   * How many records the prefix holds (head records, other records, sent input, this request's
+   * input). An integer from 0 to 9007199254740991.
+   */
+  prefix_records?: number;
+  /**
+   * Length of the fingerprinted serialization in UTF-16 code units (JavaScript `String.length`). An
+   * integer from 0 to 9007199254740991.
+   */
+  prefix_chars?: number;
+  /**
+   * Whether this request's serialization starts with the previous request's: `false` means
+   * already-sent content was rewritten. Absent on a context's first request.
+   */
+  prefix_extends_prev?: boolean;
+  /**
+   * The thinking level this request carries, when it carries one (absent on compaction requests and
+   * when no level is pinned).
+   */
+  prefix_thinking_level?: ThinkingLevel;
 }
 
 /**

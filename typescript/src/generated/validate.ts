@@ -16,6 +16,7 @@ import type {
   StopReason,
   ErrorCode,
   AbortErrorCode,
+  ThinkingLevel,
   Role,
   StreamEventType,
   Sender,
@@ -87,6 +88,11 @@ export function isErrorCode(v: unknown): v is ErrorCode {
 /** Is `v` a {@link AbortErrorCode}? */
 export function isAbortErrorCode(v: unknown): v is AbortErrorCode {
   return v === "user_abort" || v === "backoff_interrupted" || v === "compaction_interrupted";
+}
+
+/** Is `v` a {@link ThinkingLevel}? */
+export function isThinkingLevel(v: unknown): v is ThinkingLevel {
+  return v === "none" || v === "low" || v === "medium" || v === "high" || v === "xhigh" || v === "max";
 }
 
 /** Is `v` a {@link Role}? */
@@ -541,6 +547,36 @@ function v_RequestBeginPayload(o: any, _vb: VerbatimTest): boolean {
   if (!obj(o)) return false;
   if (o.type !== "request_begin") return false;
   let n = 1;
+  const f0 = o.prefix_hash;
+  if (f0 !== undefined) {
+    if (!(typeof f0 === "string")) return false;
+    n++;
+  }
+  const f1 = o.prefix_head_hash;
+  if (f1 !== undefined) {
+    if (!(typeof f1 === "string")) return false;
+    n++;
+  }
+  const f2 = o.prefix_records;
+  if (f2 !== undefined) {
+    if (!(isInt(f2, 0, 9007199254740991))) return false;
+    n++;
+  }
+  const f3 = o.prefix_chars;
+  if (f3 !== undefined) {
+    if (!(isInt(f3, 0, 9007199254740991))) return false;
+    n++;
+  }
+  const f4 = o.prefix_extends_prev;
+  if (f4 !== undefined) {
+    if (!(typeof f4 === "boolean")) return false;
+    n++;
+  }
+  const f5 = o.prefix_thinking_level;
+  if (f5 !== undefined) {
+    if (!(isThinkingLevel(f5))) return false;
+    n++;
+  }
   return nKeys(o) === n;
 }
 

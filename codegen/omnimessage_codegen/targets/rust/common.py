@@ -117,6 +117,8 @@ def decode_expr(model: Model, st: Struct | None, t: TypeRef, path: str, where: s
         if t.kind == "number":
             lo = "None" if t.minimum is None else f"Some({float(t.minimum)!r}_f64)"
             return f"de.number({path}, {lo})?"
+        if t.kind == "boolean":
+            return f"de.boolean({path})?"
     if isinstance(t, EnumRef):
         return f"de.enumerated::<{t.name}>({path})?"
     if isinstance(t, (StructRef, UnionRef)):

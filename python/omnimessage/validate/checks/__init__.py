@@ -58,7 +58,7 @@ CHECKS: Final[dict[type, tuple[Check, ...]]] = {
     ToolListReadyPayload: (files.tools_announced,),
     McpConnectBeginPayload: (pairing.mcp_begin,),
     McpConnectEndPayload: (pairing.mcp_end, vocabulary.mcp_end),
-    RequestBeginPayload: (pairing.request_begin,),
+    RequestBeginPayload: (pairing.request_begin, values.prefix_digests),
     RequestEndPayload: (pairing.request_end, vocabulary.request_end),
     ApprovalDecisionPayload: (pairing.approval,),
     TokenUsagePayload: (pairing.token_usage,),

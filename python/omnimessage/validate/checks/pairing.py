@@ -157,6 +157,7 @@ def compaction_end(ctx: Context, s: Session, p: CompactionEndPayload, line: int,
         ctx.emit("OM409", line, f"compaction_end {p.reason}/{p.mode} does not match the compaction_begin "
                                 f"{comp[1]}/{comp[2]} on line {comp[0]}{s.label}")
     s.comp = None
+    s.opening = p.status == "completed"  # a new context opens: its records may follow (OM309)
 
 
 def mcp_begin(ctx: Context, s: Session, p: McpConnectBeginPayload, line: int, msg: Message) -> None:

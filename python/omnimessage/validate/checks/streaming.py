@@ -134,9 +134,10 @@ def _segment(ctx: Context, s: Session, key: Key, event_type: str, line: int, fra
     if event_type == "stop":
         del s.segs[key]
         seg.stop_line = line
-        if s.comp is not None and key[0] is PartialTextPayload:
-            # The compaction summary streams its text with no complete message after the stop
-            # (or the complete text alone): facts 3.
+        if s.comp is not None and (key[0] is PartialTextPayload or (
+                key[0] is PartialThinkingPayload and ctx.allows("compaction-streams-thinking"))):
+            # The compaction summary streams its text, and since protocol `next` its thinking, with
+            # no complete message after the stop (or the complete message alone): facts 3.
             return seg
         s.awaiting[key] = seg
         s.expect = (key, line)
@@ -258,4 +259,7 @@ def unclosed(ctx: Context, s: Session) -> None:
 def meta_on_stream(ctx: Context, s: Session, p: SessionMetaPayload, line: int, msg: Message) -> None:
     """OM309: a stream carries only forwarded (child) session_meta messages."""
     if msg.origin is UNSET and not ctx.trace:
+        if s.opening and ctx.allows("model-switch-meta-on-stream"):
+            s.opening = False  # a model switch: the new context's meta, last of its records (facts 11)
+            return
         ctx.emit("OM309", line, "session_meta without origin on a stream (only a child's, forwarded, appears)")

@@ -13,6 +13,7 @@ from ..._generated.models import (
     UNSET,
     ImageUrlPayload,
     Message,
+    RequestBeginPayload,
     SessionMetaPayload,
     TextPayload,
     ToolCallOutputPayload,
@@ -106,3 +107,14 @@ def paths(ctx: Context, s: Session, p: SessionMetaPayload, line: int, msg: Messa
         path = getattr(p, field)
         if _ABS_PATH(path) is None:
             ctx.emit("OM706", line, f"{field} {short(path)} is not an absolute path", f"/payload/{field}")
+
+
+_DIGEST: Final = re.compile(r"[0-9a-f]{32}").fullmatch
+
+
+def prefix_digests(ctx: Context, s: Session, p: RequestBeginPayload, line: int, msg: Message) -> None:
+    """OM707: the request-prefix digests are 32 lower-case hex digits (llm/request-fingerprint.ts digest)."""
+    for name in ("prefix_hash", "prefix_head_hash"):
+        v = getattr(p, name)
+        if v is not UNSET and not _DIGEST(v):
+            ctx.emit("OM707", line, f"{name} {short(v)} is not 32 lower-case hexadecimal digits", f"/payload/{name}")
