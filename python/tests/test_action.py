@@ -138,7 +138,7 @@ def test_validate_passes_profile_legacy_lenient_and_args(workspace: Path) -> Non
                       "lenient": "true", "args": "--ignore OM7"}, workspace, path_prefix=[shim_dir])
     argv = log.read_text().splitlines()
     assert argv == ["validate --no-progress --ignore OM7 --profile stream --legacy --lenient --format github "
-                    "stream.jsonl good.jsonl"]
+                    "-- stream.jsonl good.jsonl"]
     assert run.rc == 1  # the stored trace is no stream: its session_meta is refused (OM3xx) in the stream profile
     run = run_action({**NO_INSTALL, "paths": "stream.jsonl", "profile": "stream"}, workspace)
     assert run.rc == 0

@@ -92,6 +92,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     configure(v)
+    from ..cli import add_pre_commit_option
+
+    add_pre_commit_option(v)
     v.set_defaults(func=run)
     return v
 
