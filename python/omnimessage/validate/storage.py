@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Final, cast
 from .. import _sanitize
 from .._files import open_regular
 from . import secrets
-from .inputs import FileUnit, SessionUnit, Unit, discover
+from .inputs import FileUnit, SessionUnit, SkippedUnit, Unit, discover
 from .roots import TRACE_NAME, Root, is_date
 
 if TYPE_CHECKING:
@@ -275,20 +275,54 @@ def _walk_key(parts: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
     return (*((1, d) for d in parts[:-1]), (0, parts[-1]))
 
 
-def _listing(url: str, pairs: Sequence[tuple[str, str]]) -> tuple[Any, str, dict[str, int]]:
-    """(filesystem, root path, {relative path: size}) of every object below `url`."""
+def _listing(url: str, pairs: Sequence[tuple[str, str]]
+             ) -> tuple[Any, str, dict[str, int], list[tuple[str, str]]]:
+    """(filesystem, root path, {relative path: size} of the `.jsonl` objects below `url`, skipped).
+
+    Skipped are the entries not validated, each with the reason (OM806), as a local trace root
+    reports them: a symbolic link (named `*.jsonl` or to a directory; never followed, nothing below
+    it listed), a `.jsonl` entry that is no regular file (a FIFO, a device), a `.jsonl` key with an
+    empty path segment (`day//s_001.jsonl`). Names starting with `.` are left out, as locally."""
     fs, base = filesystem(url, pairs)
     try:
-        found = fs.find(base, withdirs=False, detail=True)
+        found = fs.find(base, withdirs=True, detail=True)
     except Exception as exc:
         raise _os_error(url, exc, pairs) from None
     prefix = base.rstrip("/") + "/"
     out: dict[str, int] = {}
-    for name, info in found.items():
-        if info.get("type", "file") != "file" or name.endswith("/") or not name.startswith(prefix):
-            continue  # "directory" marker objects; anything outside the root
-        out[name[len(prefix):]] = int(info.get("size") or 0)
-    return fs, base, out
+    skipped: list[tuple[str, str]] = []
+    links: list[str] = []
+    for name in sorted(found):
+        info = found[name]
+        if not name.startswith(prefix) or name == prefix:
+            continue  # anything outside the root; a marker of the root itself
+        rel = name[len(prefix):]
+        parts = rel.split("/")
+        if any(p.startswith(".") for p in parts) or any(rel.startswith(d + "/") for d in links):
+            continue  # hidden, as in a local root; below a link already reported
+        kind = str(info.get("type", "file"))
+        full = f"{url.rstrip('/')}/{rel}"
+        if info.get("islink"):
+            to_dir = False
+            with contextlib.suppress(Exception):
+                to_dir = bool(fs.isdir(name))
+            if rel.endswith(".jsonl") or to_dir or kind == "directory":
+                links.append(rel)
+                dest = info.get("destination")
+                where = f" (to {_sanitize.printable(str(dest), 200)!r})" if dest else ""
+                skipped.append((full, f"a symbolic link{where}: not followed under a trace root"))
+            continue
+        if kind == "directory" or name.endswith("/"):
+            continue  # a directory, or a "directory" marker object
+        if not rel.endswith(".jsonl"):
+            continue
+        if "" in parts:
+            skipped.append((full, "an empty path segment ('//') in its key: not read under a trace root"))
+        elif kind != "file":
+            skipped.append((full, f"not a regular file (type {_sanitize.printable(kind, 40)!r}): not read"))
+        else:
+            out[rel] = int(info.get("size") or 0)
+    return fs, base, out, skipped
 
 
 def index_url_root(url: str, storage_options: Sequence[tuple[str, str]] = ()) -> Root:
@@ -300,12 +334,13 @@ def index_url_root(url: str, storage_options: Sequence[tuple[str, str]] = ()) ->
 
 
 def _index(url: str, pairs: Sequence[tuple[str, str]]) -> tuple[Root, dict[str, int]]:
-    _, _, objects = _listing(url, pairs)
+    _, _, objects, skipped = _listing(url, pairs)
     root = Root(url)
+    root.skipped.extend(skipped)
     sizes: dict[str, int] = {}
     keyed = sorted(((tuple(rel.split("/")), rel) for rel in objects), key=lambda t: _walk_key(t[0]))
     for parts, rel in keyed:
-        if any(not p or p.startswith(".") for p in parts) or not parts[-1].endswith(".jsonl"):
+        if any(p.startswith(".") for p in parts) or not parts[-1].endswith(".jsonl"):
             continue
         full = f"{url.rstrip('/')}/{rel}"  # as the root was named: findings read as the user wrote it
         sizes[full] = objects[rel]
@@ -341,7 +376,8 @@ def _discover_url(url: str, profile: str, pairs: Sequence[tuple[str, str]],
     except OSError as exc:
         problems.append(f"{display_url(url)}: cannot list: {exc.strerror}{_echo(pairs)}")
         return
-    if not root.sessions and not root.loose:
+    units.extend(SkippedUnit(f, why, url) for f, why in root.skipped)
+    if not root.sessions and not root.loose and not root.skipped:
         problems.append(f"{display_url(url)}: no such object" if info is None
                         else f"{display_url(url)}: no .jsonl object below this URL")
         return
