@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import TYPE_CHECKING, Final, cast
+from typing import TYPE_CHECKING, Final
 
 from .._sanitize import printable, sanitize
 from .finding import Finding
