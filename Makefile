@@ -174,15 +174,15 @@ demo: $(DEMO_STAMP) $(TS_STAMP)
 	@$(BIN)/omnimessage conformance --matrix
 	@echo
 	@echo "== examples/trace.jsonl: decoded strictly, re-encoded byte for byte =="
-	@$(BIN)/omnimessage canonicalize examples/trace.jsonl | cmp - examples/trace.jsonl && \
+	@$(BIN)/omnimessage canonicalize -- examples/trace.jsonl | cmp - examples/trace.jsonl && \
 	  echo "identical: $$(wc -l < examples/trace.jsonl) lines, every fidelity/parameters/output value kept verbatim"
 	@echo
 	@echo "== examples/invalid.jsonl: every line refused with its category, pointer and offset =="
-	@rc=0; $(BIN)/omnimessage canonicalize examples/invalid.jsonl > /dev/null || rc=$$?; test $$rc = 1
+	@rc=0; $(BIN)/omnimessage canonicalize -- examples/invalid.jsonl > /dev/null || rc=$$?; test $$rc = 1
 	@echo
 	@echo "== examples/stream.jsonl and examples/broken-stream.jsonl: the protocol validator =="
-	@$(BIN)/omnimessage validate --profile stream --color never examples/stream.jsonl
-	@rc=0; $(BIN)/omnimessage validate --profile stream --color never examples/broken-stream.jsonl || rc=$$?; test $$rc = 1
+	@$(BIN)/omnimessage validate --profile stream --color never -- examples/stream.jsonl
+	@rc=0; $(BIN)/omnimessage validate --profile stream --color never -- examples/broken-stream.jsonl || rc=$$?; test $$rc = 1
 
 clean:
 	rm -rf $(VENV) .mypy_cache .ruff_cache .pytest_cache

@@ -11,7 +11,11 @@ workflow command. :func:`sanitize` makes such a string one harmless line:
   paragraph separators U+2028 and U+2029, and lone surrogates (undecodable bytes of a file name,
   `surrogateescape`) become `\\uNNNN`;
 - a `:` that would start the line (only blanks before it) becomes `\\x3a`, so no output line
-  starts with `::` from input.
+  starts with `::` from input;
+- GitHub's legacy command syntax, which the Actions runner executes *anywhere* in a line
+  (`##[stop-commands]`, `##[add-mask]...`, `##[error]...`): the `[` after `##` becomes `\\x5b`, and
+  a `#` ending the string after another `#` becomes `\\x23`, so that no `##[` is left and none forms
+  where the result meets the next piece of a line (`{key}[0]`).
 
 Backslashes are kept as they are (`repr` texts stay readable): the result is harmless, not
 reversible.
@@ -45,6 +49,8 @@ _UNSAFE: Final = re.compile(
 )
 _BLANKS: Final = " \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff"
 _LEADING_COLON: Final = re.compile(f"^([{_BLANKS}]*):")
+_LEGACY_COMMAND: Final = re.compile(r"(?<=##)\[|(?<=#)#\Z")
+"""`##[` anywhere (the runner's legacy workflow command), and a `##` that ends the string."""
 
 
 def _escape(m: re.Match[str]) -> str:
@@ -54,7 +60,7 @@ def _escape(m: re.Match[str]) -> str:
 
 def sanitize(s: str) -> str:
     """`s` as one harmless line (see the module's documentation)."""
-    return _LEADING_COLON.sub(r"\1\\x3a", _UNSAFE.sub(_escape, s), count=1)
+    return _LEADING_COLON.sub(r"\1\\x3a", _LEGACY_COMMAND.sub(_escape, _UNSAFE.sub(_escape, s)), count=1)
 
 
 def sanitize_lines(text: str) -> str:
@@ -78,7 +84,8 @@ def printable(s: str, limit: int = 2000) -> str:
 
 
 def escape_bytes(data: bytes) -> str:
-    """Printable ASCII as is (backslash doubled), every other byte as \\xNN: one line, no surprises."""
+    """Printable ASCII as is (backslash doubled), every other byte as \\xNN: one line, no surprises
+    (`##[` and a final `##` escaped as :func:`sanitize` escapes them)."""
     out = []
     for b in data:
         if b == 0x5C:
@@ -87,7 +94,7 @@ def escape_bytes(data: bytes) -> str:
             out.append(chr(b))
         else:
             out.append(f"\\x{b:02x}")
-    return "".join(out)  # printable ASCII only: harmless (never put at the start of a line)
+    return _LEGACY_COMMAND.sub(_escape, "".join(out))  # harmless (never put at the start of a line)
 
 
 def clip(data: bytes, limit: int = 160) -> str:

@@ -258,6 +258,7 @@ def add_canonicalize_parser(sub: argparse._SubParsersAction[argparse.ArgumentPar
         help="an fsspec storage option for FILE arguments that are URLs (s3://, gs://, memory://, file://); "
         "repeatable (docs/storage.md)",
     )
+    add_pre_commit_option(c)
     c.set_defaults(func=cmd_canonicalize)
 
 
@@ -350,11 +351,27 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     return p
 
 
+PRE_COMMIT_HELP = (
+    "run as a pre-commit hook: the file names follow `--`, which must be given (end the hook's `args:` "
+    "with `--`), so that a file named like an option (`--output=x.jsonl`) is read as a file"
+)
+
+
+def add_pre_commit_option(p: argparse.ArgumentParser) -> None:
+    """`--pre-commit` (see :data:`PRE_COMMIT_HELP`); `main` refuses it without a `--`."""
+    p.add_argument("--pre-commit", action="store_true", help=PRE_COMMIT_HELP)
+
+
 def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
-    """Parse; an unknown option is refused with the usage of the subcommand it was given to."""
+    """Parse; an unknown option is refused with the usage of the subcommand it was given to, and
+    `--pre-commit` without a `--` that ends the options before anything is parsed."""
+    subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    if "--pre-commit" in argv and "--" not in argv:  # before parsing: a file name may be read as an option
+        chosen = subs[0]._name_parser_map.get(_chosen(argv) or "", parser) if subs else parser
+        chosen.error("--pre-commit: the file names must follow `--` (end the hook's args with `--`: "
+                     "args: [--profile, stream, --])")
     args, extra = parser.parse_known_args(argv)
     if extra:
-        subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
         chosen = subs[0]._name_parser_map.get(args.command, parser) if subs else parser
         chosen.error(f"unrecognized arguments: {' '.join(extra)}")
     return args

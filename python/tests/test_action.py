@@ -139,7 +139,7 @@ def test_validate_passes_profile_legacy_lenient_and_args(workspace: Path) -> Non
     argv = log.read_text().splitlines()
     summary = workspace / ".runner-temp" / "step_summary.md"
     assert argv == ["validate --no-progress --ignore OM7 --profile stream --legacy --lenient --max-annotations 10 "
-                    f"--summary {summary} --format github stream.jsonl good.jsonl"]
+                    f"--summary {summary} --format github -- stream.jsonl good.jsonl"]
     assert run.rc == 1  # the stored trace is no stream: its session_meta is refused (OM3xx) in the stream profile
     run = run_action({**NO_INSTALL, "paths": "stream.jsonl", "profile": "stream"}, workspace)
     assert run.rc == 0

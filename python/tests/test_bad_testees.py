@@ -92,6 +92,10 @@ def run(argv: list[str], marker: str, **kw: object) -> tuple[object, float]:
         (["exit_mid_run.py", "signal"], "was killed by SIGSEGV during case"),
         (["close_stdout.py"], "closed its stdout during case"),
         (["huge_answer.py"], "exceeds 67108864 bytes without a line feed"),
+        (["nested_answer.py", "deep"], "nests too deeply to be parsed"),
+        (["nested_answer.py", "field"], "breaks the protocol: Expected `bool | int | float | str | null`"),
+        (["nested_answer.py", "wide"], "skipped a required case"),  # the unknown member skipped, not built
+        (["nested_answer.py", "keys"], "skipped a required case"),
     ],
     ids=lambda v: " ".join(v) if isinstance(v, list) else None,
 )
@@ -192,6 +196,9 @@ def test_the_runner_memory_stays_bounded(marked: str, tmp_path: Path) -> None:
         [str(BAD / "exit_mid_run.py"), "status"],
         [str(BAD / "close_stdout.py")],
         [str(BAD / "huge_answer.py")],
+        [str(BAD / "nested_answer.py"), "deep"],
+        [str(BAD / "nested_answer.py"), "wide"],
+        [str(BAD / "nested_answer.py"), "keys"],
         [str(BAD / "ignore_eof.py")],
         [str(BAD / "orphan_child.py"), str(tmp_path / "pids"), "session", "exit"],
     ]
@@ -227,3 +234,17 @@ def test_hostile_text_reaches_no_output_raw_fresh_cases_and_lists_included(tmp_p
     assert json_harmless(harmless(report.read_bytes()))["seed"] == 9
     text = harmless(listed.read_bytes())
     assert all(ln.startswith(("#", "fresh:")) for ln in text.splitlines() if ln)
+
+
+def test_a_deeply_nested_answer_fails_its_case_and_the_reports_are_written(tmp_path: Path) -> None:
+    """Issue 23: a RecursionError used to end the run without its JUnit or JSON report."""
+    junit, report = tmp_path / "r.xml", tmp_path / "r.json"
+    argv = [sys.executable, "-m", "omnimessage", "conformance", "--impl",
+            f"{sys.executable} {BAD / 'nested_answer.py'} deep", "--junit", str(junit), "--json", str(report)]
+    for c in CASES:
+        argv += ["--case", c.id]
+    proc = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1, proc.stderr[-2000:]
+    assert "Traceback" not in proc.stdout + proc.stderr and "nests too deeply" in proc.stdout
+    ET.parse(junit)
+    assert [c["status"] for c in json.loads(report.read_text())["cases"]] == ["passed", "failed", "passed"]

@@ -129,7 +129,7 @@ def test_cli_jobs_1_jobs_2_and_dask_reports_are_equal(archive: Manifest, cluster
     code1, one = _cli_json(tmp_path, "jobs1", archive.root, "--jobs", "1")
     code2, two = _cli_json(tmp_path, "jobs2", archive.root, "--jobs", "2")
     capsys.readouterr()
-    code3, dask = _cli_json(tmp_path, "dask", archive.root, "--dask", _address(cluster))
+    code3, dask = _cli_json(tmp_path, "dask", archive.root, "--dask", _address(cluster), "--dask-insecure")
     link = dd.dashboard_link(cluster)
     assert (f"Dask dashboard: {link}" in capsys.readouterr().err) == bool(link)
     assert code1 == code2 == code3 == 1  # the planted errors
@@ -143,7 +143,8 @@ def test_cap_on_findings_is_the_same_distributed(archive: Manifest, cluster: dis
                                                  tmp_path: Path) -> None:
     """--max-findings 1: workers hold one finding per session and count the rest, as --jobs does."""
     one = _cli_json(tmp_path, "jobs1", archive.root, "--max-findings", "1")[1]
-    dask = _cli_json(tmp_path, "dask", archive.root, "--max-findings", "1", "--dask", _address(cluster))[1]
+    dask = _cli_json(tmp_path, "dask", archive.root, "--max-findings", "1", "--dask", _address(cluster),
+                     "--dask-insecure")[1]
     assert _unordered(one) == _unordered(dask)
 
 
@@ -269,7 +270,7 @@ def test_ctrl_c_exits_130_without_traceback(archive: Manifest, cluster: distribu
     cluster.run(slow)
     try:
         proc = subprocess.Popen([sys.executable, "-m", "omnimessage", "validate", "--no-progress", "--dask",
-                                 _address(cluster), archive.root], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                 _address(cluster), "--dask-insecure", archive.root], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                 cwd=ROOT)
         deadline = time.monotonic() + 60
         while not cluster.run_on_scheduler(_foreign_tasks, me=cluster.id):  # the command's tasks are queued

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from actions_log import foreign_commands
 from conftest import ROOT, needs
 
 from omnimessage._sanitize import sanitize, sanitize_lines
@@ -32,8 +33,11 @@ from omnimessage.validate.output import FORMATS, Progress
 EVIL = (
     "\x1b[2J\x1b[H\x1b]0;pwned\x07\x1b]52;c;cHduZWQ=\x07\x1b[1A\x1b[2K\u202eevil\u2066\u061c\u200f\x85\x9b31m"
     "\r\n::add-mask::x\n::error::forged\u2028::warning::y\u2029\t\x00\x7f"
+    "##[add-mask]legacy,x##[stop-commands]tok,###[error]e,#"
 )
-"""Every kind of hostile character, and workflow commands after line breaks."""
+"""Every kind of hostile character, workflow commands after line breaks, and GitHub's legacy
+`##[command]` syntax mid-line (the runner runs it anywhere in a line); it ends with `#`, so a `#[`
+after it in a report could form one."""
 EVIL_NAME = EVIL.replace("\x00", "").replace("/", "")
 """What of it a file name (or an argument) can hold."""
 
@@ -51,9 +55,8 @@ def harmless(data: bytes, *, workflow_commands: bool = False) -> str:
     text = data.decode("utf-8")  # strict: no lone surrogate encoded, no undecodable byte
     bad = RAW.search(text)
     assert bad is None, f"raw {bad.group()!r} at {bad.start()}: {text[max(0, bad.start() - 80) : bad.end() + 40]!r}"
-    for line in text.split("\n"):
-        if line.lstrip().startswith("::"):
-            assert workflow_commands and re.match(r"::(error|warning) ", line), f"line starts with '::': {line!r}"
+    forged = foreign_commands(text, ours=r"::(error|warning) " if workflow_commands else None)
+    assert not forged, f"lines the Actions runner would run as commands: {forged[:3]!r}"
     return text
 
 
@@ -92,6 +95,9 @@ def test_sanitize_escapes_every_hostile_character() -> None:
     assert sanitize("caf\u00e9 \U0001f600 \\x") == "caf\u00e9 \U0001f600 \\x"  # kept: printable text, backslash
     assert sanitize(sanitize(EVIL)) == sanitize(EVIL)
     assert sanitize_lines("ok\n::x\n\x1b") == "ok\n\\x3a:x\n\\x1b"
+    assert sanitize("a##[add-mask]b ###[x") == "a##\\x5badd-mask]b ###\\x5bx"
+    assert sanitize("key##") + "[0]" == "key#\\x23[0]"  # no `##[` forms where it meets the next text
+    assert sanitize("#") == "#" and sanitize("a#[b") == "a#[b" and sanitize("##") == "#\\x23"
 
 
 def _samples() -> list[str]:
@@ -99,8 +105,10 @@ def _samples() -> list[str]:
 
     rnd = random.Random(12)
     pool = [chr(c) for c in range(0x3100)] + [chr(c) for c in range(0xD800, 0xE000, 7)] + ["\ufeff", "\U0001f600", ":"]
+    pool += ["#", "#", "#", "[", "["] * 200
     out = [chr(c) for c in range(0x3100)] + [chr(c) for c in range(0xD800, 0xE000)]
     out += ["::x", " ::x", "\u00a0\u2000\u3000::", "\t::x", "\ufeff:", "\udcff::", EVIL, ""]
+    out += ["##[x]", "a##[", "###[", "##", "a##", "#\x00#[", "##\udcff[", "[##]"]
     out += ["".join(rnd.choice(pool) for _ in range(rnd.randrange(12))) for _ in range(3000)]
     # A high then a low surrogate are two lone ones in Python, one character in JavaScript: not comparable
     # (Python never holds such a pair: it decodes to the one character).
@@ -139,6 +147,9 @@ LINES = [
     _line('{"type":"text","role":"user","text":"\\udcff","\\udcff":1}'),  # lone surrogates
     '{"timestamp":' + EVIL_JSON + ',"type":' + EVIL_JSON + "}\n",
 ]
+_META = json.loads((ROOT / "examples" / "trace.jsonl").read_text(encoding="utf-8").split("\n", 1)[0])
+META = json.dumps({**_META, "payload": {**_META["payload"], "provider": EVIL, "model_id": EVIL}}) + "\n"
+"""A session_meta naming a hostile producer (the `--summary-by producer` table quotes it)."""
 
 
 @pytest.fixture(scope="module")
@@ -153,6 +164,7 @@ def hostile_tree(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[s
     root = d / "root" / "2026-07-18"
     root.mkdir(parents=True)
     (root / (EVIL_NAME.replace("\n", "") + "_002.jsonl")).write_text("".join(LINES))
+    (d / "meta.jsonl").write_text(META + "".join(LINES))
     # entries a trace root does not read (OM806), named and pointing at hostile names
     os.mkfifo(root / ("fifo" + EVIL_NAME + "_001.jsonl"))
     (root / ("zero" + EVIL_NAME + "_001.jsonl")).symlink_to("/dev/zero")
@@ -199,6 +211,19 @@ def test_validate_trace_profile_is_harmless(hostile_tree: tuple[Path, list[str]]
     harmless(proc.stderr)
     assert "OM802" in out  # the session with a hostile id, its first file missing
     assert out.count("OM806 error") == 4  # the FIFO, the two links named *.jsonl, the link to a directory
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_summary_by_table_is_harmless(fmt: str, hostile_tree: tuple[Path, list[str]]) -> None:
+    d, args = hostile_tree
+    proc = _validate(["--format", fmt, "--summary-by", "producer,rule,day", "meta.jsonl",
+                      *args[: args.index("--sse")]], d)
+    out = harmless(proc.stdout)
+    harmless(proc.stderr)
+    table = out[out.index("producer"):] if fmt == "text" else json.dumps(json.loads(out)["summary"]["groups"])
+    assert "##\\x5badd-mask]" in table.replace("\\\\", "\\"), table[-3000:]  # the producer, escaped
+    if fmt == "json":
+        json_harmless(out)
 
 
 def test_progress_line_is_harmless() -> None:
@@ -415,7 +440,7 @@ PY_USAGE = [
     ["validate", "--jobs", EVIL_NAME, "x"],
     ["validate", "--" + EVIL_NAME],
     ["canonicalize", "--" + EVIL_NAME],
-    ["canonicalize", "x", "-" + EVIL_NAME * 800],  # an 80 KB argument: clipped too
+    ["canonicalize", "x", "-" + EVIL_NAME * 500],  # a 90 KB argument: clipped too
     ["schema", EVIL_NAME],
     ["conformance", "--" + EVIL_NAME],
 ]
@@ -430,7 +455,7 @@ def test_python_usage_errors_are_harmless(argv: list[str]) -> None:
     assert "\\x1b" in err, err[-500:]
 
 
-TS_USAGE = [[EVIL_NAME], ["canonicalize", "--" + EVIL_NAME], ["canonicalize", "-" + EVIL_NAME * 800]]
+TS_USAGE = [[EVIL_NAME], ["canonicalize", "--" + EVIL_NAME], ["canonicalize", "-" + EVIL_NAME * 500]]
 
 
 @needs("node")

@@ -100,6 +100,6 @@ def test_validate_hook(files: dict[str, Path], name: str, rc: int) -> None:
 def test_validate_hook_with_stream_args(files: dict[str, Path], tmp_path: Path) -> None:
     stream = tmp_path / "stream.jsonl"
     shutil.copy(EXAMPLES / "stream.jsonl", stream)
-    hook = {**_hooks()["omnimessage-validate"], "args": ["--profile", "stream"]}
+    hook = {**_hooks()["omnimessage-validate"], "args": ["--profile", "stream", "--"]}
     assert _run_hook(hook, [stream], tmp_path).returncode == 0
     assert _run_hook(_hooks()["omnimessage-validate"], [stream], tmp_path).returncode == 1

@@ -228,6 +228,35 @@ def test_s3_credentials_are_never_shown(capsys: pytest.CaptureFixture[str], buck
     assert "secret=***" in err and "key=***" in err  # the options are echoed, redacted
 
 
+def test_nested_and_url_credentials_are_never_shown(capsys: pytest.CaptureFixture[str], bucket: str,
+                                                    s3_env: str) -> None:
+    """Issue 23: secrets nested in a JSON value, user info and query credentials inside a value, and
+    exception texts quoting them are redacted on stderr and in the JSON report."""
+    hidden = ["TOK-NESTED-1", "PW-DEEP-2", "KEYID-3", "SECRETX-4", "QTOKEN-5"]
+    rc, out, err = _cli(
+        capsys, f"s3://{bucket}/traces/", "--format", "json", "--storage-option", f"endpoint_url={s3_env}",
+        "--storage-option", 'client_kwargs={"aws_session_token": "TOK-NESTED-1", "x": [{"password": "PW-DEEP-2"}]}',
+        "--storage-option", "proxy=http://KEYID-3:SECRETX-4@127.0.0.1:9/?access_token=QTOKEN-5",
+        "--storage-option", "no_such_option=KEYID-3")  # refused: the exception text echoes the options
+    assert rc == 2
+    assert not [h for h in hidden if h in out + err], out + err
+    assert '"aws_session_token": "***"' in err and "http://***@127.0.0.1:9/?access_token=***" in err
+
+
+def test_redaction_is_recursive_and_scrubs_texts() -> None:
+    from omnimessage.validate.secrets import has_secrets, redacted_options, scrub, secrets_of
+
+    pairs = [("client_kwargs", '{"a": {"b": [{"aws_secret_access_key": "S1-xx"}]}, "region_name": "eu"}'),
+             ("endpoint_url", "https://u-xx:p-xx@h/x?X-Amz-Signature=sig-xx&n=1"), ("anon", "false")]
+    assert redacted_options(pairs) == [
+        ("client_kwargs", '{"a": {"b": [{"aws_secret_access_key": "***"}]}, "region_name": "eu"}'),
+        ("endpoint_url", "https://***@h/x?X-Amz-Signature=***&n=1"), ("anon", "false")]
+    assert scrub("refused S1-xx, p-xx, sig-xx", secrets_of(pairs)) == "refused ***, ***, ***"
+    assert has_secrets(pairs) and not has_secrets([("anon", "true"), ("endpoint_url", "http://127.0.0.1:9000")])
+    deep = "[" * 100_000 + "]" * 100_000  # no RecursionError: masked or left as text
+    assert redacted_options([("k2", deep)])[0][0] == "k2"
+
+
 # ------------------------------------------------------------------ hostile objects
 
 

@@ -11,23 +11,91 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import secrets
 import selectors
 import signal
 import subprocess
 import time
 from collections.abc import Sequence
-from typing import IO, Any
+from typing import IO, Any, Final
+
+import msgspec
 
 from .escaping import clip, printable, sanitize
 from .suite import PROTOCOL_VERSION, Suite
 from .sweep import TOKEN_VAR, sweep
 
-__all__ = ["DEFAULT_STARTUP_TIMEOUT", "HELLO", "STDERR_TAIL", "Testee", "TesteeError"]
+__all__ = ["ANSWER_FIELDS", "DEFAULT_STARTUP_TIMEOUT", "HELLO", "STDERR_TAIL", "Testee", "TesteeError", "parse_answer"]
 
 HELLO = "omnimessage-conformance"
 DEFAULT_STARTUP_TIMEOUT = 30.0
 STDERR_TAIL = 16 * 1024
+
+
+_Scalar = str | int | float | bool | None
+ANSWER_FIELDS = ("hello", "protocol", "implementation", "version", "id", "result", "output", "category",
+                 "pointer", "message", "reason")
+"""The members of a handshake reply or an answer the runner reads (conformance/TESTEE-PROTOCOL.md).
+Every other member is skipped by the parser, never built into objects."""
+_Answer = msgspec.defstruct(
+    "_Answer", [(f, _Scalar | msgspec.UnsetType, msgspec.UNSET) for f in ANSWER_FIELDS], forbid_unknown_fields=False,
+)
+_ANSWER_DECODER = msgspec.json.Decoder(_Answer)
+
+
+def parse_answer(line: bytes, what: str) -> dict[str, Any]:
+    """An answer line as the dict of its protocol members; TesteeError (a failed case) otherwise.
+
+    Bounded: the line is capped before parsing (`max_response_bytes`); the members the protocol
+    defines are scalars (a nested value in one of them is refused as it is met), and every other
+    member is skipped without being built, so a 64 MiB answer of small values costs its bytes, not
+    ~27 times them. Nesting too deep for the parser is a protocol error, never a RecursionError."""
+    shielded = False
+    try:
+        try:
+            reply = _ANSWER_DECODER.decode(line)
+        except msgspec.DecodeError:
+            again = _shield(line)
+            if again == line:
+                raise
+            reply, shielded = _ANSWER_DECODER.decode(again), True
+    except msgspec.ValidationError as exc:
+        if line.lstrip()[:1] != b"{":
+            raise TesteeError("protocol", f"answer to {what} is not a JSON object: {clip(line)}") from None
+        raise TesteeError("protocol", f"answer to {what} breaks the protocol: {printable(str(exc), 200)}: "
+                                      f"{clip(line)}") from None
+    except msgspec.DecodeError:
+        raise TesteeError(
+            "protocol", f"answer to {what} is not a JSON line: {clip(line)} (stdout is for protocol lines only)"
+        ) from None
+    except RecursionError:
+        raise TesteeError("protocol", f"answer to {what} nests too deeply to be parsed: {clip(line)}") from None
+    out = {f: v for f in ANSWER_FIELDS if (v := getattr(reply, f)) is not msgspec.UNSET}
+    if shielded:
+        out = {f: _unshield(v) if isinstance(v, str) else v for f, v in out.items()}
+    return out
+
+
+# A lone surrogate escape (`"\udc00"`: a pointer into a key holding one) is valid JSON that msgspec
+# refuses; such a line is decoded again with each surrogate escape shielded as U+E000 + `uXXXX`, and
+# the strings read back (pairs recombined), as Python's json module reads them.
+_SURROGATE_ESCAPE: Final = re.compile(rb"(\\+)u([dD][89a-fA-F][0-9a-fA-F]{2})")
+_SHIELDED: Final = re.compile("\ue000u([dD][89a-fA-F][0-9a-fA-F]{2})")
+_PAIR: Final = re.compile("([\ud800-\udbff])([\udc00-\udfff])")
+
+
+def _shield(line: bytes) -> bytes:
+    def sub(m: re.Match[bytes]) -> bytes:
+        run = m.group(1)
+        return m.group() if len(run) % 2 == 0 else run[:-1] + b"\\ue000u" + m.group(2)
+
+    return _SURROGATE_ESCAPE.sub(sub, line)
+
+
+def _unshield(s: str) -> str:
+    s = _SHIELDED.sub(lambda m: chr(int(m.group(1), 16)), s)
+    return _PAIR.sub(lambda m: chr(0x10000 + ((ord(m.group(1)) - 0xD800) << 10) + ord(m.group(2)) - 0xDC00), s)
 
 
 class TesteeError(Exception):
@@ -170,15 +238,7 @@ class Testee:
 
     def _roundtrip(self, msg: dict[str, Any], deadline: float, what: str) -> dict[str, Any]:
         line = self._exchange(json.dumps(msg).encode() + b"\n", deadline, what)
-        try:
-            reply = json.loads(line)
-        except ValueError:
-            raise TesteeError(
-                "protocol", f"answer to {what} is not a JSON line: {clip(line)} (stdout is for protocol lines only)"
-            ) from None
-        if not isinstance(reply, dict):
-            raise TesteeError("protocol", f"answer to {what} is not a JSON object: {clip(line)}")
-        return reply
+        return parse_answer(line, what)
 
     def _died(self, what: str, *, stdout_open: bool = False) -> TesteeError:
         proc = self.proc

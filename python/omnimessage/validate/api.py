@@ -27,7 +27,7 @@ from .limit import DEFAULT_MAX_FINDINGS
 from .protocol_choice import choose
 from .report import Report
 from .rules import RULES, select_rules
-from .sse import check_header
+from .sse import check_header, check_sse_url
 
 __all__ = ["Report", "validate_path", "validate_url"]
 
@@ -140,6 +140,7 @@ def validate_url(
     """
     if not math.isfinite(duration) or duration <= 0:
         raise ValueError("duration must be a finite number of seconds > 0")
+    check_sse_url(url)  # user information is refused (credentials go in headers), before any request
     items = list(headers.items()) if isinstance(headers, Mapping) else list(headers or ())
     checked = tuple(check_header(str(n), str(v)) for n, v in items)
     opts = _options("stream", legacy=legacy, lenient=lenient, truncated=False, select=select, ignore=ignore,

@@ -25,6 +25,7 @@ from .hints import profile_hint
 from .inputs import Options, Root, Unit, UnitResult, resolve_subagents, run_unit
 from .limit import DEFAULT_MAX_FINDINGS
 from .report import Report
+from .secrets import has_secrets
 from .storage import discover_any, parse_storage_options
 from .summary import GroupedReport, GroupSummary, parse_dimensions
 
@@ -78,6 +79,10 @@ def validate_archive(
     opts = Options(profile=base.profile, legacy=base.legacy, lenient=base.lenient, truncated=base.truncated,
                    canonical=base.canonical, max_line_bytes=base.max_line_bytes, max_findings=base.max_findings,
                    ignored=base.ignored, storage_options=_pairs(storage_options))
+    if client is not None and has_secrets(opts.storage_options):
+        raise ValueError("storage_options hold credentials, which would travel in every task to the scheduler and "
+                         "every worker: give the workers their credentials in their own environment or "
+                         "configuration (docs/scale.md)")
     dims = parse_dimensions(summary_by)
     groups = GroupSummary(dims) if dims else None
     report: Report = Report(max_findings=max_findings) if groups is None else GroupedReport(

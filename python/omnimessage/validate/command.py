@@ -39,7 +39,8 @@ from .output import FORMATS, Progress, make_reporter
 from .progress_log import DEFAULT_EVERY, ArchiveProgress
 from .report import Report
 from .rules import GROUPS, RULES, select_rules
-from .sse import parse_header
+from .secrets import has_secrets
+from .sse import check_sse_url, parse_header
 from .storage import StorageError, discover_any, parse_storage_options
 from .summary import GroupedReport, GroupSummary, parse_dimensions
 
@@ -95,6 +96,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     configure(v)
+    from ..cli import add_pre_commit_option
+
+    add_pre_commit_option(v)
     v.set_defaults(func=run)
     return v
 
@@ -137,9 +141,15 @@ def configure(v: argparse.ArgumentParser) -> None:
     spread.add_argument("-j", "--jobs", type=int, default=1, metavar="N",
                         help="validate N inputs in parallel processes (0: one per core; default 1)")
     spread.add_argument("--dask", metavar="ADDRESS",
-                        help="validate the sessions on a Dask cluster: a scheduler address (tcp://host:8786), a "
+                        help="validate the sessions on a Dask cluster: a scheduler address (tls://host:8786), a "
                              "scheduler file, or local[:N] for N local worker processes (the dask extra: "
-                             "pip install 'omnimessage[dask]'; docs/scale.md)")
+                             "pip install 'omnimessage[dask]'; docs/scale.md). The scheduler can run code in this "
+                             "process: only tls:// with the Dask TLS configuration is accepted, tcp:// needs "
+                             "--dask-insecure; secret --storage-option values are refused (workers take "
+                             "credentials from their own environment)")
+    v.add_argument("--dask-insecure", action="store_true",
+                   help="accept an unauthenticated --dask scheduler (tcp://): whoever answers at that address can "
+                        "run code in this process")
     v.add_argument("--ignore", action="append", default=[], metavar="RULES",
                    help="skip rules: ids, id prefixes (OM7, OM75) or names, comma-separated; repeatable")
     v.add_argument("--select", action="append", default=[], metavar="RULES",
@@ -290,6 +300,16 @@ def _run(args: argparse.Namespace) -> int:
                    protocol=protocol, canonical="OM114" not in ignored, max_line_bytes=args.max_line_bytes,
                    max_findings=args.max_findings, ignored=frozenset(ignored),
                    storage_options=_storage_options(args.storage_option))
+    if args.dask and has_secrets(opts.storage_options):  # tasks carry the options to the scheduler and workers
+        keys = ", ".join(sanitize(k[:40]) for k, v in opts.storage_options if has_secrets([(k, v)]))
+        raise _Usage(f"--dask: the storage options {keys} hold credentials, which would travel in every task to "
+                     "the scheduler and every worker: give the workers their credentials in their own environment "
+                     "or configuration (AWS_ACCESS_KEY_ID, ~/.aws, a role) and leave them out here")
+    if args.sse_url:
+        try:
+            check_sse_url(args.sse_url)
+        except ValueError as exc:
+            raise _Usage(f"--sse-url: {exc}") from None
     try:
         groups = GroupSummary(parse_dimensions(args.summary_by)) if args.summary_by else None
     except ValueError as exc:
@@ -370,7 +390,8 @@ def _run(args: argparse.Namespace) -> int:
                 groups.add(res, unit_counts)
             unit_counts.clear()
 
-        dask = _dask_connect(args.dask) if args.dask else None  # before the report starts: a usage error
+        # before the report starts: a usage error
+        dask = _dask_connect(args.dask, args.dask_insecure) if args.dask else None
         reporter.begin()
         try:
             poolable = {i for i, u in enumerate(units) if isinstance(u, (FileUnit, SessionUnit, SseUnit))
@@ -450,12 +471,13 @@ def _run_chunk(chunk: list[tuple[int, Unit]], opts: Options) -> list[tuple[int, 
     return [(i, run_unit(u, opts)) for i, u in chunk]
 
 
-def _dask_connect(spec: str) -> tuple[Any, Callable[[], None]]:
-    """(client, close) for `--dask SPEC`; a missing extra or an unreachable scheduler is a usage error."""
+def _dask_connect(spec: str, insecure: bool = False) -> tuple[Any, Callable[[], None]]:
+    """(client, close) for `--dask SPEC`; a missing extra, a refused address (`check_address`) or an
+    unreachable scheduler is a usage error."""
     from .distributed import DaskUnavailable, announce, connect
 
     try:
-        client, close = connect(spec)
+        client, close = connect(spec, insecure=insecure)
     except DaskUnavailable as exc:
         raise _Usage(str(exc)) from None
     announce(client)

@@ -31,6 +31,7 @@ one process. Interrupting the iterator (Ctrl-C) cancels every future still pendi
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import sys
@@ -49,6 +50,7 @@ __all__ = [
     "MAX_SUBAGENT_CHARS",
     "MAX_SUBAGENT_POINTERS",
     "DaskUnavailable",
+    "check_address",
     "chunk_units",
     "compact",
     "connect",
@@ -87,14 +89,67 @@ def _distributed() -> Any:
     return distributed
 
 
-def connect(spec: str) -> tuple[Client, Callable[[], None]]:
+TRUST_HINT: Final = (
+    "a Dask scheduler runs code in this process (its protocol unpickles what the scheduler sends): use "
+    "tls:// with the Dask TLS configuration (distributed.comm.tls.ca-file, client cert and key), or pass "
+    "--dask-insecure if you trust every host that can answer at this address (docs/scale.md)"
+)
+MAX_SCHEDULER_FILE_BYTES: Final = 1 << 20
+
+
+def _tls_configured() -> bool:
+    import dask.config
+
+    return bool(dask.config.get("distributed.comm.tls.ca-file", None))
+
+
+def check_address(spec: str, address: str, *, insecure: bool) -> None:
+    """Refuse a scheduler address that is not authenticated: anything but `tls://` with a CA file
+    configured, unless `insecure` (`--dask-insecure`). Raised before any connection is made."""
+    scheme = address.partition("://")[0].lower() if "://" in address else "tcp"
+    if insecure:
+        return
+    if scheme != "tls":
+        raise DaskUnavailable(f"--dask {sanitize(spec[:200])}: refusing a plain {sanitize(scheme[:20])}:// scheduler: "
+                              f"{TRUST_HINT}")
+    if not _tls_configured():
+        raise DaskUnavailable(f"--dask {sanitize(spec[:200])}: tls:// without a CA file (distributed.comm.tls.ca-file) "
+                              f"does not authenticate the scheduler: {TRUST_HINT}")
+
+
+def _scheduler_file_address(spec: str) -> str:
+    """The `address` of a scheduler file (read once, bounded: the address checked is the one used)."""
+    try:
+        with open(spec, "rb") as fh:
+            data = fh.read(MAX_SCHEDULER_FILE_BYTES + 1)
+        doc = json.loads(data) if len(data) <= MAX_SCHEDULER_FILE_BYTES else None
+    except (OSError, ValueError, RecursionError) as exc:
+        raise DaskUnavailable(f"--dask {sanitize(spec[:200])}: not a scheduler file ({exc.__class__.__name__})") \
+            from None
+    address = doc.get("address") if isinstance(doc, dict) else None
+    if not isinstance(address, str) or "://" not in address:
+        raise DaskUnavailable(f"--dask {sanitize(spec[:200])}: not a scheduler file (no \"address\")")
+    return address
+
+
+def connect(spec: str, *, insecure: bool = False) -> tuple[Client, Callable[[], None]]:
     """A client for `--dask SPEC` and the function that closes it (and the cluster it started).
 
     SPEC is `local` or `local:N` (a `LocalCluster` of N single-threaded worker processes on this
-    machine; N defaults to the number of cores), a scheduler address (`tcp://host:8786`, `tls://...`,
-    any protocol Dask speaks) or the path of a scheduler file (`dask scheduler --scheduler-file`).
-    Raises :class:`DaskUnavailable` when `distributed` is missing or the scheduler does not answer.
+    machine; N defaults to the number of cores), a scheduler address (`tls://host:8786`; `tcp://`
+    and the other unauthenticated protocols only with `insecure`) or the path of a scheduler file
+    (`dask scheduler --scheduler-file`), whose address is checked the same way. The scheduler is
+    trusted with code execution in this process (see :func:`check_address`): an address that is
+    refused is refused before any connection. Raises :class:`DaskUnavailable` when `distributed`
+    is missing, the address is refused or the scheduler does not answer.
     """
+    if not (spec == "local" or spec.startswith("local:")):
+        if "://" in spec:
+            check_address(spec, spec, insecure=insecure)
+        elif os.path.isfile(spec):
+            address = _scheduler_file_address(spec)
+            check_address(spec, address, insecure=insecure)
+            spec = address
     distributed = _distributed()
     cluster: Any = None
     try:
@@ -112,8 +167,6 @@ def connect(spec: str) -> tuple[Client, Callable[[], None]]:
             client = distributed.Client(cluster)
         elif "://" in spec:
             client = distributed.Client(spec, timeout="20s")
-        elif os.path.isfile(spec):
-            client = distributed.Client(scheduler_file=spec, timeout="20s")
         else:
             raise DaskUnavailable(f"--dask {spec}: expected local[:N], a scheduler address (tcp://host:8786) or "
                                   f"a scheduler file")

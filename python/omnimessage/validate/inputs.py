@@ -158,7 +158,10 @@ class SseUrlUnit:
 
     @property
     def name(self) -> str:
-        return self.url
+        """The URL as shown in every output: credential-named query values (`access_token`) masked."""
+        from .secrets import redact_url
+
+        return redact_url(self.url)
 
     size: int = 0
     headers: tuple[tuple[str, str], ...] = ()
@@ -403,24 +406,26 @@ def _note_gaps(res: UnitResult, sse: SseResult) -> None:
 
 
 def _run_url(unit: SseUrlUnit, opts: Options, out: Sink, res: UnitResult) -> None:
+    from .secrets import redact_url
+
     try:
         live = LiveStream(unit.url, unit.duration, headers=unit.headers)
     except (ValueError, OSError) as exc:
-        res.failure = f"{unit.url}: cannot connect ({exc})"
+        res.failure = f"{unit.name}: cannot connect ({redact_url(str(exc))})"
         return
     except Exception as exc:  # http.client.HTTPException and friends: a broken server
-        res.failure = f"{unit.url}: {exc.__class__.__name__}: {exc}"
+        res.failure = f"{unit.name}: {exc.__class__.__name__}: {redact_url(str(exc))}"
         return
     if live.status != 200:
         live.close()
-        res.failure = f"{unit.url}: HTTP {live.status} (expected 200 with text/event-stream)"
+        res.failure = f"{unit.name}: HTTP {live.status} (expected 200 with text/event-stream)"
         return
     if not live.content_type.lower().startswith("text/event-stream"):
         live.close()
-        res.failure = f"{unit.url}: Content-Type is {live.content_type[:80]!r}, not text/event-stream"
+        res.failure = f"{unit.name}: Content-Type is {live.content_type[:80]!r}, not text/event-stream"
         return
     # A capture cut on purpose: unclosed fragments and a last partial event are not errors.
-    v = opts.validator(unit.url, profile="stream", truncated=True)
+    v = opts.validator(unit.name, profile="stream", truncated=True)
     counted = 0
 
     def chunks() -> Iterator[bytes]:

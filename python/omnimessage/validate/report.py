@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from typing import TYPE_CHECKING, Final, cast
+from typing import TYPE_CHECKING, Final
 
-from .._sanitize import sanitize
+from .._sanitize import printable, sanitize
 from .finding import Finding
 from .limit import DEFAULT_MAX_FINDINGS
 from .rules import RULES, Severity
@@ -314,29 +314,59 @@ class Report:
         written escaped) or server_event types were cut. Raises ValueError on anything else.
         """
         try:
-            doc = json.loads(text)
+            doc = json.loads(text, parse_constant=_no_constant)
             if not isinstance(doc, dict) or doc.get("version") != JSON_VERSION:
                 raise ValueError("not an omnimessage validate JSON report (version 1)")
             s = doc["summary"]
             r = cls(max_findings=max(max_findings, len(doc["findings"])))
+            held: Counter[tuple[str, str]] = Counter()
             for d in doc["findings"]:
-                sev = d["severity"]
-                if d["rule"] not in RULES or sev not in ("error", "warning"):
-                    raise ValueError(f"unknown rule or severity: {d['rule']!r} {sev!r}")
-                r._held.append(Finding(str(d["rule"]), cast(Severity, sev), str(d["message"]), str(d["path"]),
-                                       int(d["line"]), str(d.get("pointer", ""))))
+                rule, sev = _rule(d["rule"], d["severity"])
+                r._held.append(Finding(rule, sev, _str(d["message"]), _str(d["path"]), _count(d["line"]),
+                                       _str(d.get("pointer", ""))))
+                held[(rule, sev)] += 1
             for row in s["by_rule"]:
-                r.counts[(str(row["rule"]), str(row["severity"]))] += int(row["count"])
+                r.counts[_rule(row["rule"], row["severity"])] += _count(row["count"])
             for key in ("inputs", "sessions", "files", "lines", "messages", "bytes"):
-                setattr(r, key, int(s.get(key, 0)))
-            r.server_events.update({str(k): int(v) for k, v in s["server_events"]["types"].items()})
-            r.failures = [str(x) for x in s["unreadable"]]
-            r.unlisted_failures = int(s.get("unlisted_unreadable", 0))
-            r.notes = [str(x) for x in s.get("notes", [])]
-            r.unlisted_notes = int(s.get("unlisted_notes", 0))
-        except (KeyError, TypeError, AttributeError) as exc:
+                setattr(r, key, _count(s.get(key, 0)))
+            r.server_events.update({_str(k): _count(v) for k, v in s["server_events"]["types"].items()})
+            r.failures = [_str(x) for x in s["unreadable"]]
+            r.unlisted_failures = _count(s.get("unlisted_unreadable", 0))
+            r.notes = [_str(x) for x in s.get("notes", [])]
+            r.unlisted_notes = _count(s.get("unlisted_notes", 0))
+            short = [k for k, n in held.items() if r.counts[k] < n]
+            if short:
+                raise ValueError(f"not an omnimessage validate JSON report: by_rule counts fewer findings than "
+                                 f"it lists: {short[:3]!r}")
+        except (KeyError, TypeError, AttributeError, OverflowError) as exc:
             raise ValueError(f"not an omnimessage validate JSON report: {exc.__class__.__name__}: {exc}") from None
+        except RecursionError:
+            raise ValueError("not an omnimessage validate JSON report: nested too deeply") from None
         return r
+
+
+def _no_constant(name: str) -> object:
+    raise ValueError(f"not an omnimessage validate JSON report: {name} is not a count")
+
+
+def _count(v: object) -> int:
+    """A count or a line number: an integer >= 0 (not a bool, a float or a string)."""
+    if type(v) is not int or v < 0:
+        raise ValueError(f"not an omnimessage validate JSON report: {printable(repr(v), 60)} is not a count >= 0")
+    return v
+
+
+def _str(v: object) -> str:
+    if not isinstance(v, str):
+        raise ValueError(f"not an omnimessage validate JSON report: {printable(repr(v), 60)} is not a string")
+    return v
+
+
+def _rule(rule: object, sev: object) -> tuple[str, Severity]:
+    if not isinstance(rule, str) or rule not in RULES or sev not in ("error", "warning"):
+        raise ValueError(f"not an omnimessage validate JSON report: unknown rule or severity: "
+                         f"{printable(repr(rule), 60)} {printable(repr(sev), 20)}")
+    return rule, sev
 
 
 def finding_dict(f: Finding) -> dict[str, str | int]:

@@ -30,7 +30,7 @@ from .state import MAX_SERVER_EVENT_TYPES
 
 __all__ = [
     "MAX_HEADERS", "MAX_NOTED_LINES", "MAX_SERVER_EVENT_TYPES", "LiveStream", "SseEvent", "SseResult",
-    "check_header", "iter_events", "iter_lines_bytes", "open_url_lines", "parse_header", "redacted",
+    "check_header", "check_sse_url", "iter_events", "iter_lines_bytes", "open_url_lines", "parse_header", "redacted",
     "validate_sse",
 ]
 
@@ -104,8 +104,10 @@ def iter_lines_bytes(chunks: Iterable[bytes], max_line_bytes: int) -> Iterator[b
                 chunk = chunk[1:]
         start = 0
         n = len(chunk)
+        lf = chunk.find(b"\n")
         while start < n:
-            lf = chunk.find(b"\n", start)
+            if 0 <= lf < start:  # the next LF, searched for once per LF: bare-CR lines stay linear
+                lf = chunk.find(b"\n", start)
             cr = chunk.find(b"\r", start, lf if lf >= 0 else n)
             if cr >= 0:
                 end, nxt = cr, cr + 1
@@ -149,13 +151,17 @@ def iter_events(
 ) -> Iterator[SseEvent]:
     """Parse SSE lines into events (HTML spec section 9.2.6).
 
-    An event whose data grows beyond `max_bytes` (or holds a line the splitter dropped as too
-    long) is kept without its data and flagged `oversized`, so memory stays bounded.
+    An event's data is held in one byte buffer (its `data:` values, each followed by LF), so what it
+    costs in memory is what it holds: `max_bytes` caps that buffer in bytes, whatever the number of
+    `data:` lines (a list of one object per line cost about 7 times the input). An event whose data
+    grows beyond `max_bytes` (or holds a line the splitter dropped as too long) is kept without its
+    data and flagged `oversized`, so memory stays bounded by `max_bytes` plus one line (twice
+    `max_bytes` for the moment a full buffer is handed on as the event's bytes).
     """
     number = 0
     name = b""
-    data: list[bytes] = []
-    size = 0
+    data = bytearray()
+    data_lines = 0
     oversized = False
     ev_line = 0
     data_line = 0
@@ -169,16 +175,18 @@ def iter_events(
             oversized = True
             ev_line = ev_line or number
             data_line = data_line or number
-            data, size = [], 0
+            data, data_lines = bytearray(), 0
             continue
         if number == 1 and raw.startswith(_BOM):
             raw = raw[3:]
         if not raw:
-            if data or oversized:
+            if data_lines or oversized:
                 result.events += 1
-                yield SseEvent(ev_line, (name or b"message").decode("utf-8", "replace"), b"\n".join(data),
-                               data_line, len(data), ev_id, id_line, oversized)
-            name, data, size, oversized, ev_line, data_line, ev_id, id_line = b"", [], 0, False, 0, 0, None, 0
+                del data[-1:]  # the LF after the last value
+                yield SseEvent(ev_line, (name or b"message").decode("utf-8", "replace"), bytes(data),
+                               data_line, data_lines, ev_id, id_line, oversized)
+            name, oversized, ev_line, data_line, ev_id, id_line = b"", False, 0, 0, None, 0
+            data, data_lines = bytearray(), 0
             continue
         if raw[:1] == b":":
             continue  # a comment: heartbeats
@@ -195,17 +203,18 @@ def iter_events(
             if not data_line:
                 data_line = number
             if not oversized:
-                size += len(value) + 1
-                if max_bytes is not None and size > max_bytes:
-                    oversized, data, size = True, [], 0
+                if max_bytes is not None and len(data) + len(value) + 1 > max_bytes:
+                    oversized, data, data_lines = True, bytearray(), 0
                 else:
-                    data.append(value)
+                    data += value
+                    data += b"\n"
+                    data_lines += 1
         elif fname == b"event":
             name = value
         elif fname == b"id" and b"\x00" not in value:
             ev_id, id_line = value, number
         # `retry` and unknown fields are ignored, as clients do
-    if (data or oversized) and not torn_ok:
+    if (data_lines or oversized) and not torn_ok:
         result.torn = ev_line
 
 
@@ -313,6 +322,24 @@ def parse_header(spec: str) -> tuple[str, str]:
     return check_header(name, value)
 
 
+def check_sse_url(url: str) -> None:
+    """ValueError for an `--sse-url` that is not http(s), or that holds user information (which
+    would never be sent, and would be shown in every finding): credentials go in a `--header`."""
+    from .secrets import redact_url
+
+    try:
+        parts = urllib.parse.urlsplit(url)
+        host = parts.hostname
+    except ValueError:
+        host = None
+        parts = urllib.parse.urlsplit("")
+    if parts.scheme not in ("http", "https") or not host:
+        raise ValueError(f"not an http(s) URL: {redact_url(url)[:200]!r}")
+    if "@" in parts.netloc:
+        raise ValueError("user information in the URL (user:password@host) is never sent and would be shown in "
+                         "the report: give credentials as a header, --header 'Authorization: Basic ...' (or Bearer)")
+
+
 def file_chunks(fh: BinaryIO, size: int = 1 << 20) -> Iterator[bytes]:
     """Read `fh` in chunks of at most `size` bytes until its end."""
     while True:
@@ -332,9 +359,8 @@ class LiveStream:
 
     def __init__(self, url: str, duration: float, *, timeout: float = 10.0,
                  headers: Iterable[tuple[str, str]] = ()) -> None:
+        check_sse_url(url)
         parts = urllib.parse.urlsplit(url)
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise ValueError(f"not an http(s) URL: {url!r}")
         extra = [check_header(n, v) for n, v in headers]
         if len(extra) > MAX_HEADERS:
             raise ValueError(f"more than {MAX_HEADERS} request headers")
@@ -345,7 +371,7 @@ class LiveStream:
         self.duration = duration
         self.deadline = time.monotonic() + duration
         cls = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-        self.conn = cls(parts.hostname, parts.port, timeout=min(timeout, duration))
+        self.conn = cls(parts.hostname or "", parts.port, timeout=min(timeout, duration))
         path = parts.path or "/"
         if parts.query:
             path += "?" + parts.query

@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Final, cast
 
 from .. import _sanitize
 from .._files import open_regular
-from .inputs import FileUnit, SessionUnit, Unit, discover
+from . import secrets
+from .inputs import FileUnit, SessionUnit, SkippedUnit, Unit, discover
 from .roots import TRACE_NAME, Root, is_date
 
 if TYPE_CHECKING:
@@ -62,9 +63,6 @@ _LIVE: Final = frozenset({"http", "https"})
 """Schemes that are live streams (`--sse-url`), not storage."""
 _EXTRA: Final = {"s3": "s3", "s3a": "s3", "gs": "gcs", "gcs": "gcs"}
 """The extra that installs the filesystem of a protocol (fsspec alone: `archive`)."""
-_SECRET: Final = re.compile(r"key|secret|token|passw|credential|auth|signature|session", re.IGNORECASE)
-"""A storage option whose key matches holds a credential: its value is never echoed."""
-_USERINFO: Final = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*://)[^/@]*@")
 
 
 class StorageError(Exception):
@@ -87,8 +85,9 @@ def _scheme(url: str) -> str:
 
 
 def display_url(url: str) -> str:
-    """`url` without user information (`s3://KEY:SECRET@bucket` shows as `s3://***@bucket`), sanitised."""
-    return _sanitize.sanitize(_USERINFO.sub(r"\1***@", url))
+    """`url` without user information (`s3://KEY:SECRET@bucket` shows as `s3://***@bucket`) or
+    credential-named query values (`secrets.redact_url`), sanitised."""
+    return _sanitize.sanitize(secrets.redact_url(url))
 
 
 # ------------------------------------------------------------------ storage options
@@ -129,9 +128,15 @@ def typed_options(pairs: Iterable[tuple[str, str]]) -> dict[str, Any]:
 
 
 def redacted(pairs: Iterable[tuple[str, str]]) -> str:
-    """The options for an echo: the value of a key that looks like a credential is `***`."""
-    return ", ".join(f"{_sanitize.sanitize(k)}={'***' if _SECRET.search(k) else _sanitize.printable(v, 200)}"
-                     for k, v in pairs)
+    """The options for an echo: every credential masked (`secrets.redacted_options`: credential-like
+    keys, nested JSON members, URL user information, query credentials)."""
+    return ", ".join(f"{_sanitize.sanitize(k)}={_sanitize.printable(v, 200)}"
+                     for k, v in secrets.redacted_options(pairs))
+
+
+def _scrubbed(text: str, pairs: Sequence[tuple[str, str]], limit: int) -> str:
+    """An exception's text for an echo: the options' credentials masked, clipped, sanitised."""
+    return _sanitize.printable(secrets.scrub(text, secrets.secrets_of(pairs)), limit)
 
 
 # ------------------------------------------------------------------ filesystems
@@ -154,16 +159,17 @@ def filesystem(url: str, pairs: Sequence[tuple[str, str]]) -> tuple[Any, str]:
     except ImportError as exc:
         raise _needs(url, f"a filesystem fsspec does not have ({exc})") from None
     except ValueError as exc:  # "Protocol not known"
-        raise StorageError(f"{display_url(url)}: {_sanitize.printable(str(exc), 200)}") from None
+        raise StorageError(f"{display_url(url)}: {_scrubbed(str(exc), pairs, 200)}") from None
     except Exception as exc:  # a storage option the filesystem refuses, ...
         raise StorageError(f"{display_url(url)}: cannot use the filesystem with the storage options "
                            f"[{redacted(pairs)}]: {exc.__class__.__name__}: "
-                           f"{_sanitize.printable(str(exc), 200)}") from None
+                           f"{_scrubbed(str(exc), pairs, 200)}") from None
     return fs, cast(str, path)
 
 
-def _os_error(url: str, exc: BaseException) -> OSError:
-    """Any error of the filesystem as an OSError naming the URL (no credentials in it)."""
+def _os_error(url: str, exc: BaseException, pairs: Sequence[tuple[str, str]] = ()) -> OSError:
+    """Any error of the filesystem as an OSError naming the URL (no credentials in it: neither
+    the URL's nor those of the storage options, `pairs`)."""
     if isinstance(exc, OSError) and exc.errno is not None:
         code, text = exc.errno, exc.strerror or str(exc)
     elif isinstance(exc, FileNotFoundError):
@@ -172,16 +178,17 @@ def _os_error(url: str, exc: BaseException) -> OSError:
         code, text = errno.EACCES, "permission denied"
     else:
         code, text = errno.EIO, f"{exc.__class__.__name__}: {exc}"
-    return OSError(code, _sanitize.printable(text, 300), display_url(url))
+    return OSError(code, _scrubbed(text, pairs, 300), display_url(url))
 
 
 class _Guarded(io.RawIOBase):
     """An fsspec file as a raw stream whose every error is an OSError naming the URL."""
 
-    def __init__(self, inner: Any, url: str) -> None:
+    def __init__(self, inner: Any, url: str, pairs: Sequence[tuple[str, str]] = ()) -> None:
         super().__init__()
         self._inner = inner
         self._url = url
+        self._pairs = pairs
 
     def readable(self) -> bool:
         return True
@@ -193,7 +200,7 @@ class _Guarded(io.RawIOBase):
         try:
             data = self._inner.read(len(b))
         except Exception as exc:
-            raise _os_error(self._url, exc) from None
+            raise _os_error(self._url, exc, self._pairs) from None
         n = len(data)
         memoryview(b).cast("B")[:n] = data
         return n
@@ -205,7 +212,7 @@ class _Guarded(io.RawIOBase):
         try:
             return int(self._inner.seek(offset, whence))
         except Exception as exc:
-            raise _os_error(self._url, exc) from None
+            raise _os_error(self._url, exc, self._pairs) from None
 
     def close(self) -> None:
         if not self.closed:
@@ -222,8 +229,8 @@ def open_url(url: str, pairs: Sequence[tuple[str, str]]) -> BinaryIO:
     try:
         inner = fs.open(path, "rb", block_size=BLOCK_SIZE, cache_type="none")
     except Exception as exc:
-        raise _os_error(url, exc) from None
-    return cast(BinaryIO, io.BufferedReader(_Guarded(inner, url), buffer_size=BLOCK_SIZE))
+        raise _os_error(url, exc, pairs) from None
+    return cast(BinaryIO, io.BufferedReader(_Guarded(inner, url, pairs), buffer_size=BLOCK_SIZE))
 
 
 def open_input(path: str, opts: Options, *, streams: bool = False, follow: bool = True) -> BinaryIO:
@@ -268,20 +275,54 @@ def _walk_key(parts: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
     return (*((1, d) for d in parts[:-1]), (0, parts[-1]))
 
 
-def _listing(url: str, pairs: Sequence[tuple[str, str]]) -> tuple[Any, str, dict[str, int]]:
-    """(filesystem, root path, {relative path: size}) of every object below `url`."""
+def _listing(url: str, pairs: Sequence[tuple[str, str]]
+             ) -> tuple[Any, str, dict[str, int], list[tuple[str, str]]]:
+    """(filesystem, root path, {relative path: size} of the `.jsonl` objects below `url`, skipped).
+
+    Skipped are the entries not validated, each with the reason (OM806), as a local trace root
+    reports them: a symbolic link (named `*.jsonl` or to a directory; never followed, nothing below
+    it listed), a `.jsonl` entry that is no regular file (a FIFO, a device), a `.jsonl` key with an
+    empty path segment (`day//s_001.jsonl`). Names starting with `.` are left out, as locally."""
     fs, base = filesystem(url, pairs)
     try:
-        found = fs.find(base, withdirs=False, detail=True)
+        found = fs.find(base, withdirs=True, detail=True)
     except Exception as exc:
-        raise _os_error(url, exc) from None
+        raise _os_error(url, exc, pairs) from None
     prefix = base.rstrip("/") + "/"
     out: dict[str, int] = {}
-    for name, info in found.items():
-        if info.get("type", "file") != "file" or name.endswith("/") or not name.startswith(prefix):
-            continue  # "directory" marker objects; anything outside the root
-        out[name[len(prefix):]] = int(info.get("size") or 0)
-    return fs, base, out
+    skipped: list[tuple[str, str]] = []
+    links: list[str] = []
+    for name in sorted(found):
+        info = found[name]
+        if not name.startswith(prefix) or name == prefix:
+            continue  # anything outside the root; a marker of the root itself
+        rel = name[len(prefix):]
+        parts = rel.split("/")
+        if any(p.startswith(".") for p in parts) or any(rel.startswith(d + "/") for d in links):
+            continue  # hidden, as in a local root; below a link already reported
+        kind = str(info.get("type", "file"))
+        full = f"{url.rstrip('/')}/{rel}"
+        if info.get("islink"):
+            to_dir = False
+            with contextlib.suppress(Exception):
+                to_dir = bool(fs.isdir(name))
+            if rel.endswith(".jsonl") or to_dir or kind == "directory":
+                links.append(rel)
+                dest = info.get("destination")
+                where = f" (to {_sanitize.printable(str(dest), 200)!r})" if dest else ""
+                skipped.append((full, f"a symbolic link{where}: not followed under a trace root"))
+            continue
+        if kind == "directory" or name.endswith("/"):
+            continue  # a directory, or a "directory" marker object
+        if not rel.endswith(".jsonl"):
+            continue
+        if "" in parts:
+            skipped.append((full, "an empty path segment ('//') in its key: not read under a trace root"))
+        elif kind != "file":
+            skipped.append((full, f"not a regular file (type {_sanitize.printable(kind, 40)!r}): not read"))
+        else:
+            out[rel] = int(info.get("size") or 0)
+    return fs, base, out, skipped
 
 
 def index_url_root(url: str, storage_options: Sequence[tuple[str, str]] = ()) -> Root:
@@ -293,12 +334,13 @@ def index_url_root(url: str, storage_options: Sequence[tuple[str, str]] = ()) ->
 
 
 def _index(url: str, pairs: Sequence[tuple[str, str]]) -> tuple[Root, dict[str, int]]:
-    _, _, objects = _listing(url, pairs)
+    _, _, objects, skipped = _listing(url, pairs)
     root = Root(url)
+    root.skipped.extend(skipped)
     sizes: dict[str, int] = {}
     keyed = sorted(((tuple(rel.split("/")), rel) for rel in objects), key=lambda t: _walk_key(t[0]))
     for parts, rel in keyed:
-        if any(not p or p.startswith(".") for p in parts) or not parts[-1].endswith(".jsonl"):
+        if any(p.startswith(".") for p in parts) or not parts[-1].endswith(".jsonl"):
             continue
         full = f"{url.rstrip('/')}/{rel}"  # as the root was named: findings read as the user wrote it
         sizes[full] = objects[rel]
@@ -324,7 +366,7 @@ def _discover_url(url: str, profile: str, pairs: Sequence[tuple[str, str]],
     except FileNotFoundError:
         info = None
     except Exception as exc:
-        problems.append(f"{display_url(url)}: {_os_error(url, exc).strerror}{_echo(pairs)}")
+        problems.append(f"{display_url(url)}: {_os_error(url, exc, pairs).strerror}{_echo(pairs)}")
         return
     if info is not None and info.get("type") == "file":
         units.append(UrlFileUnit(url, nbytes=int(info.get("size") or 0)))
@@ -334,7 +376,8 @@ def _discover_url(url: str, profile: str, pairs: Sequence[tuple[str, str]],
     except OSError as exc:
         problems.append(f"{display_url(url)}: cannot list: {exc.strerror}{_echo(pairs)}")
         return
-    if not root.sessions and not root.loose:
+    units.extend(SkippedUnit(f, why, url) for f, why in root.skipped)
+    if not root.sessions and not root.loose and not root.skipped:
         problems.append(f"{display_url(url)}: no such object" if info is None
                         else f"{display_url(url)}: no .jsonl object below this URL")
         return

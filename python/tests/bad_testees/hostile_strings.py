@@ -16,13 +16,14 @@ from _common import answer
 EVIL = (
     "\x1b[2J\x1b[H\x1b]0;pwned\x07\x1b]52;c;cHduZWQ=\x07\x1b[1A\x1b[2K\u202eevil\u2066\x85\x9b31m"
     "\r\n::add-mask::x\n::error::forged\u2028::warning::x\t\x00\x7f"
+    " ##[add-mask]legacy x##[stop-commands]tok ##"
 )
 
 
 def main() -> None:
     at = int(os.environ.get("BAD_TESTEE_AT", "2"))
     hello = json.loads(sys.stdin.readline())
-    sys.stderr.write("::add-mask::stderr\n" + EVIL + "\n")
+    sys.stderr.write("::add-mask::stderr\n" + EVIL + "\n##[error]stderr\n")
     sys.stderr.flush()
     if os.environ.get("HOSTILE_NO_HELLO"):  # dies before the handshake: its stderr is in the start error
         sys.exit(5)

@@ -7,7 +7,10 @@
  * - the bidirectional controls U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069, U+2028,
  *   U+2029 and lone surrogates become `\uNNNN`;
  * - a `:` that would start the line (only blanks before it) becomes `\x3a`, so no output line
- *   starts with `::` (a GitHub Actions workflow command) from input.
+ *   starts with `::` (a GitHub Actions workflow command) from input;
+ * - GitHub's legacy command syntax, which the Actions runner executes anywhere in a line: the `[`
+ *   after `##` becomes `\x5b`, and a `#` ending the string after another `#` becomes `\x23`, so
+ *   no `##[` is left and none forms where the result meets the next piece of a line.
  *
  * Backslashes are kept: the result is harmless, not reversible.
  *
@@ -16,6 +19,7 @@
 
 const UNSAFE =
   /[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+const LEGACY_COMMAND = /(?<=##)\[|(?<=#)#$/g;
 const LEADING_COLON = /^([ \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000\ufeff]*):/;
 
 function escape(c: string): string {
@@ -25,7 +29,7 @@ function escape(c: string): string {
 
 /** `s` as one harmless line. */
 export function sanitize(s: string): string {
-  return s.replace(UNSAFE, escape).replace(LEADING_COLON, "$1\\x3a");
+  return s.replace(UNSAFE, escape).replace(LEGACY_COMMAND, escape).replace(LEADING_COLON, "$1\\x3a");
 }
 
 /** The longest string from input (a JSON pointer, a refusal's detail) quoted whole; as Python's
