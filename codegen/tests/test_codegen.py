@@ -135,7 +135,7 @@ def test_rejection_rules_come_from_the_schema() -> None:
 def test_every_target_has_a_summary_and_emitters_may_not_collide() -> None:
     from omnimessage_codegen.targets import TARGETS, Target
 
-    assert set(TARGETS) == {"python", "typescript", "markdown", "pydantic"}
+    assert set(TARGETS) == {"python", "typescript", "typescript-types", "markdown", "pydantic"}
     for name, t in TARGETS.items():
         assert t.name == name and t.summary and t.emitters
     clash = Target("x", "two emitters, one file", (lambda m: {"a": "1"}, lambda m: {"a": "2"}))
@@ -143,7 +143,7 @@ def test_every_target_has_a_summary_and_emitters_may_not_collide() -> None:
         clash.render(load_schema())
 
 
-@pytest.mark.parametrize("target", ["python", "typescript", "markdown"])
+@pytest.mark.parametrize("target", ["python", "typescript", "typescript-types", "markdown"])
 def test_generated_files_say_how_they_were_made_and_get_normal_modes(target: str, tmp_path: Path) -> None:
     from omnimessage_codegen.targets import generate
 
@@ -163,6 +163,9 @@ def test_generated_files_say_how_they_were_made_and_get_normal_modes(target: str
             assert "not a standalone codec" in head, path
             assert ("omnimessage.encode/decode" if target == "python" else "npm package") in head, path
             assert "not byte-exact" in head, path
+        if target == "typescript-types":  # types only: says so, and where the codec is
+            assert "imports nothing outside this folder" in head and "Not a codec" in head, path
+            assert "not byte-exact" in head and "`omnimessage` npm package" in head, path
 
 
 @pytest.mark.parametrize("umask", [0o022, 0o027, 0o077])

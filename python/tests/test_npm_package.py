@@ -67,9 +67,9 @@ def test_the_tarball_carries_the_build(tarball: Path) -> None:
     with tarfile.open(tarball) as tar:
         names = set(tar.getnames())
         manifest = json.loads(tar.extractfile("package/package.json").read())  # type: ignore[union-attr]
-    for built in ["index.js", "index.d.ts", "internal.js", "cli/main.js"]:
+    for built in ["index.js", "index.d.ts", "internal.js", "runtime.js", "runtime.d.ts", "cli/main.js"]:
         assert f"package/dist/{built}" in names, built
-    assert set(manifest["exports"]) == {".", "./package.json"}
+    assert set(manifest["exports"]) == {".", "./runtime", "./package.json"}  # ./runtime: what generated code links to
     assert manifest["scripts"]["prepack"]
 
 

@@ -41,7 +41,8 @@ class Target:
 def _registry() -> dict[str, Target]:
     from . import markdown, pydantic_dmcg, python, typescript
 
-    return {t.name: t for t in (python.TARGET, typescript.TARGET, markdown.TARGET, pydantic_dmcg.TARGET)}
+    targets = (python.TARGET, typescript.TARGET, typescript.TYPES_TARGET, markdown.TARGET, pydantic_dmcg.TARGET)
+    return {t.name: t for t in targets}
 
 
 TARGETS: dict[str, Target] = _registry()
