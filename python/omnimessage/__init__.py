@@ -16,6 +16,7 @@ from ._generated import models as _models
 from ._generated.builders import *  # noqa: F403
 from ._generated.models import *  # noqa: F403
 from .aggregate import Aggregator
+from .bind import Codec, IncompatibleSchemaError
 from .builders import event, model, now, raw_json, with_origin
 from .codec import OpaqueMessage, canonicalize, decode, encode
 from .errors import CATEGORIES, LEXICAL_CATEGORIES, DecodeError
@@ -26,6 +27,8 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Aggregator",
+    "Codec",
+    "IncompatibleSchemaError",
     "Line",
     "iter_messages",
     "is_complete_model",

@@ -161,10 +161,25 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
+    """A target that does not exist or whose extra is not installed is a usage error: exit 2, one
+    line (the known targets and a "did you mean", or the pip command), before anything is written."""
+    import difflib
+
     from omnimessage_codegen import TARGETS, generate, load_schema
 
-    if args.target not in TARGETS:
-        raise UsageError(f"unknown target {args.target!r}; known: {', '.join(sorted(TARGETS))}")
+    target = TARGETS.get(args.target)
+    if target is None:
+        close = difflib.get_close_matches(args.target, list(TARGETS), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        name = sanitize(clip_text(repr(args.target)))
+        sys.stderr.write(f"omnimessage generate: unknown target {name} (targets: {', '.join(TARGETS)}){hint}\n")
+        return EXIT_USAGE
+    missing = target.missing()
+    if missing:
+        what = " and ".join(m.replace("_", "-") for m in missing)
+        sys.stderr.write(f"omnimessage generate: --target {target.name} needs {what}, which the '{target.extra}' "
+                         f"extra installs: pip install 'omnimessage[{target.extra}]'\n")
+        return EXIT_USAGE
     for path in generate(args.target, load_schema(), Path(args.out)):
         sys.stderr.write(f"wrote {path}\n")
     return EXIT_OK

@@ -1,5 +1,5 @@
 /**
- * The strict JSON scanner of the decoder's slow path, and the span finder of its fast path.
+ * The strict JSON scanner of the decoder's slow path.
  *
  * `scan` parses one JSON text by the RFC 8259 grammar into a tree that remembers where every
  * value starts and ends, so that the decoder can copy verbatim values as their exact source
@@ -12,9 +12,8 @@
  * verbatim value (`SKIP_PATHS`) is checked but not built (one {@link RAW} node holding its span);
  * the decoder expands it with {@link expand} if this payload keeps no verbatim value there.
  *
- * `scanPlain` reads a line the same way into plain values (what JSON.parse makes: no node per
- * value), for the decoder's valid lines; it gives up, and the decoder scans, on anything the
- * tree must decide.
+ * `scanPlain` (`scan-plain.ts`) reads a line with this scanner's tokens into plain values, and
+ * `objectEnd` (`object-end.ts`) finds the span of a verbatim object for the fast path.
  *
  * @module
  */
@@ -44,8 +43,8 @@ export class ScanError {
 export const RAW = 5;
 
 /** Paths from the payload (`/`-joined, `*` for any array item) where some payload keeps a verbatim value. */
-const SKIP_PATHS: ReadonlySet<string> = new Set([...VERBATIM_LOCATIONS.values()].flatMap((m) => [...m.values()].flatMap((t) => [...t.keys()])));
-const SKIP_LEVELS = Math.max(0, ...[...SKIP_PATHS].map((k) => k.split("/").length));
+export const SKIP_PATHS: ReadonlySet<string> = new Set([...VERBATIM_LOCATIONS.values()].flatMap((m) => [...m.values()].flatMap((t) => [...t.keys()])));
+export const SKIP_LEVELS = Math.max(0, ...[...SKIP_PATHS].map((k) => k.split("/").length));
 
 /** One scanned value (a RAW one becomes the tree it spans when {@link expand}ed). */
 export class Node implements JsonNode {
@@ -103,9 +102,9 @@ function leaf(cls: typeof Leaf, start: number, end: number, value: string | bool
 }
 
 /** Distinct short keys interned by one scan (a key is a new string per member otherwise). */
-const INTERN_CAP = 4096;
+export const INTERN_CAP = 4096;
 /** Keys and shared leaves longer than this (UTF-16 code units) are not interned. */
-const INTERN_LEN = 32;
+export const INTERN_LEN = 32;
 /**
  * Distinct short strings and literals whose leaf one array shares between its items. Sharing
  * is exact for every check: items of one array have one schema, each is checked alone, and the
@@ -144,7 +143,8 @@ function charAt(text: string, i: number): string {
   return String.fromCodePoint(text.codePointAt(i) as number);
 }
 
-class Scanner {
+/** The strict scanner (its token readers serve `scanPlain` too). */
+export class Scanner {
   /** The keys (`*` for array items) from the root to the value being scanned, while not skipping. */
   private readonly path: string[] = [];
   /** The depth of the RAW object being skipped, or 0. */
@@ -402,233 +402,4 @@ export function expand(text: string, node: Node, depth: number): void {
   node.keyStarts = full.keyStarts;
   node.keyLone = full.keyLone;
   node.items = full.items;
-}
-
-/**
- * The end (exclusive) of the JSON object starting at `pos` of `text`, a text `JSON.parse`
- * accepted; -1 if `pos` does not start an object, if nesting goes deeper than `MAX_DEPTH`
- * (the object itself is at depth `depth`), or if `scalarMap` and a member value is not a
- * string, number or boolean. Never throws, whatever `pos` is.
- */
-export function objectEnd(text: string, pos: number, depth: number, scalarMap: boolean): number {
-  if (text.charCodeAt(pos) !== 123 || depth > MAX_DEPTH) return -1;
-  const n = text.length;
-  let d = depth;
-  let i = pos + 1;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (c === 34) {
-      // Skip the string: the next quote not escaped by an odd run of backslashes.
-      let q = text.indexOf('"', i + 1);
-      for (;;) {
-        if (q < 0) return -1;
-        let b = q - 1;
-        while (text.charCodeAt(b) === 92) b--;
-        if ((q - 1 - b) % 2 === 0) break;
-        q = text.indexOf('"', q + 1);
-      }
-      i = q + 1;
-    } else if (c === 123 || c === 91) {
-      if (++d > MAX_DEPTH || (scalarMap && d === depth + 1)) return -1;
-      i++;
-    } else if (c === 125 || c === 93) {
-      i++;
-      if (--d < depth) return i;
-    } else {
-      // Outside strings, an `n` can only start `null`.
-      if (scalarMap && c === 110 && d === depth) return -1;
-      i++;
-    }
-  }
-  return -1;
-}
-
-/** Thrown inside {@link scanPlain} when it leaves the line to the strict scanner. */
-const GIVE_UP: unique symbol = Symbol("omnimessage.scanPlain.giveUp");
-
-/** Number spellings {@link scanPlain} reads: integers a double holds exactly (anything else is the strict scanner's). */
-const PLAIN_INTEGER = /^-?[0-9]{1,15}$/;
-
-/** Items of a long array are collected in chunks of this many (see PlainReader.array). */
-const CHUNK = 65536;
-
-/** What {@link scanPlain} read. */
-export interface PlainScan {
-  /** The line's object, as plain JavaScript values; objects at `SKIP_PATHS` are what its `raw` made of their spans. */
-  readonly value: Record<string, unknown>;
-  /**
-   * Each `SKIP_PATHS` entry (`/`-joined from the payload, `*` for array items) where an object was
-   * kept as a span, with whether some member value of one of them is an object, an array or null.
-   */
-  readonly verbatim: ReadonlyMap<string, boolean>;
-}
-
-/** The reader of {@link scanPlain}: a {@link Scanner} for tokens, values built as JSON.parse builds them. */
-class PlainReader {
-  private readonly s: Scanner;
-  private readonly path: string[] = [];
-  private readonly interned = new Map<string, string>();
-  readonly verbatim = new Map<string, boolean>();
-  /** Where the value read last ends. */
-  private end = 0;
-
-  constructor(
-    readonly text: string,
-    private readonly raw: (start: number, end: number) => unknown,
-  ) {
-    this.s = new Scanner(text, true);
-  }
-
-  document(): Record<string, unknown> {
-    const t = this.text;
-    const i = this.s.ws(0);
-    if (t.charCodeAt(i) !== 123) throw GIVE_UP;
-    const v = this.object(i, 1);
-    if (this.s.ws(this.end) !== t.length) throw GIVE_UP;
-    return v;
-  }
-
-  /** The `SKIP_PATHS` entry of key `key` of the container at the end of `path`, or null. */
-  private skipKey(key: string): string | null {
-    const path = this.path;
-    if (path.length === 0 || path.length > SKIP_LEVELS || path[0] !== "payload") return null;
-    const k = path.length === 1 ? key : path.slice(1).join("/") + "/" + key;
-    return SKIP_PATHS.has(k) ? k : null;
-  }
-
-  /** The value at `i` under `key` (`*` for array items) at depth `depth`. */
-  private member(i: number, depth: number, key: string): unknown {
-    if (this.text.charCodeAt(i) === 123) {
-      const skip = this.skipKey(key);
-      if (skip !== null) {
-        const node = this.s.raw(i, depth);
-        this.verbatim.set(skip, this.verbatim.get(skip) === true || node.keys !== null);
-        this.end = node.end;
-        return this.raw(node.start, node.end);
-      }
-    }
-    this.path.push(key);
-    const v = this.value(i, depth);
-    this.path.pop();
-    return v;
-  }
-
-  private value(i: number, depth: number): unknown {
-    const t = this.text;
-    const c = t.charCodeAt(i);
-    if (c === 123) return this.object(i, depth);
-    if (c === 91) return this.array(i, depth);
-    if (c === 34) return this.string(i);
-    if (t.startsWith("true", i)) {
-      this.end = i + 4;
-      return true;
-    }
-    if (t.startsWith("false", i)) {
-      this.end = i + 5;
-      return false;
-    }
-    if (t.startsWith("null", i)) {
-      this.end = i + 4;
-      return null;
-    }
-    const n = this.s.number(i);
-    const spelling = n.value as string;
-    if (!PLAIN_INTEGER.test(spelling)) throw GIVE_UP;
-    this.end = n.end;
-    const v = Number(spelling);
-    return v === 0 ? 0 : v;
-  }
-
-  private string(i: number): string {
-    let v = this.s.str(i);
-    if (this.s.strLone) throw GIVE_UP;
-    this.end = this.s.strEnd;
-    if (v.length <= INTERN_LEN) {
-      const seen = this.interned.get(v);
-      if (seen !== undefined) v = seen;
-      else if (this.interned.size < INTERN_CAP) this.interned.set(v, v);
-    }
-    return v;
-  }
-
-  private object(start: number, depth: number): Record<string, unknown> {
-    if (depth > MAX_DEPTH) throw GIVE_UP;
-    const t = this.text;
-    const out: Record<string, unknown> = {};
-    let i = this.s.ws(start + 1);
-    if (t.charCodeAt(i) === 125) {
-      this.end = i + 1;
-      return out;
-    }
-    for (;;) {
-      if (t.charCodeAt(i) !== 34) throw GIVE_UP;
-      const key = this.string(i);
-      // A duplicate is refused, and `__proto__` would set the prototype: the strict scanner decides.
-      if (key === "__proto__" || Object.hasOwn(out, key)) throw GIVE_UP;
-      i = this.s.ws(this.end);
-      if (t.charCodeAt(i) !== 58) throw GIVE_UP;
-      out[key] = this.member(this.s.ws(i + 1), depth + 1, key);
-      i = this.s.ws(this.end);
-      const c = t.charCodeAt(i);
-      if (c === 44) {
-        i = this.s.ws(i + 1);
-        continue;
-      }
-      if (c !== 125) throw GIVE_UP;
-      this.end = i + 1;
-      return out;
-    }
-  }
-
-  private array(start: number, depth: number): unknown[] {
-    if (depth > MAX_DEPTH) throw GIVE_UP;
-    const t = this.text;
-    const out: unknown[] = [];
-    let i = this.s.ws(start + 1);
-    if (t.charCodeAt(i) === 93) {
-      this.end = i + 1;
-      return out;
-    }
-    // Items go in chunks of CHUNK, joined once at the end: a growing array would leave the
-    // discarded copies of its store (half again the final one, and more) to the collector.
-    let chunks: unknown[][] | null = null;
-    let chunk = out;
-    for (;;) {
-      if (t.charCodeAt(i) === 93) throw GIVE_UP;
-      if (chunk.length === CHUNK) {
-        chunks ??= [out];
-        chunks.push((chunk = []));
-      }
-      chunk.push(this.member(i, depth + 1, "*"));
-      i = this.s.ws(this.end);
-      const c = t.charCodeAt(i);
-      if (c === 44) {
-        i = this.s.ws(i + 1);
-        continue;
-      }
-      if (c !== 93) throw GIVE_UP;
-      this.end = i + 1;
-      return chunks === null ? out : out.concat(...chunks.slice(1));
-    }
-  }
-}
-
-/**
- * Read a line that holds one JSON object as the plain values `JSON.parse` would make of it
- * (small: no node per value), or null when the line holds anything the strict path must judge
- * or refuse: a grammar or depth error, a duplicate key, a lone surrogate escape, a number that
- * is not an integer of at most 15 digits, a `__proto__` key. Objects at `SKIP_PATHS` are
- * checked, not built: each becomes `raw(start, end)` of its span.
- *
- * What it gives back equals what the strict path builds for the same line, once the caller
- * has checked the spans sit at this message's verbatim places and the schema accepts it.
- */
-export function scanPlain(text: string, raw: (start: number, end: number) => unknown): PlainScan | null {
-  const reader = new PlainReader(text, raw);
-  try {
-    return { value: reader.document(), verbatim: reader.verbatim };
-  } catch (e) {
-    if (e === GIVE_UP || e instanceof ScanError) return null;
-    throw e;
-  }
 }

@@ -8,6 +8,7 @@ in order; two emitters may not write the same file.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import tempfile
 from collections.abc import Callable
@@ -26,6 +27,12 @@ class Target:
     name: str
     summary: str  # one line, for `omnimessage generate --help`
     emitters: tuple[Emitter, ...]
+    needs: tuple[str, ...] = ()  # modules it imports beyond jinja2, which `extra` installs
+    extra: str | None = None  # the extra of the omnimessage package that brings `needs`
+
+    def missing(self) -> list[str]:
+        """The modules of `needs` that are not installed (`omnimessage generate` refuses the target then)."""
+        return [m for m in self.needs if importlib.util.find_spec(m) is None]
 
     def render(self, model: Model) -> dict[str, str]:
         files: dict[str, str] = {}

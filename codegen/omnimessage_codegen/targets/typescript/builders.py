@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ...model import AnyOf, ArrayOf, Builder, Const, EnumRef, Field, Model, Prim, StructRef, TypeRef, UnionRef, Verbatim
 from .._jinja import environment
-from .common import FULL, generator_version, js
+from .common import FULL, js
 
 MODULE = "builders.ts"
 RESERVED = {"arguments": "args"}
@@ -116,7 +116,6 @@ def render(model: Model) -> dict[str, str]:
     ctx = {
         "m": model,
         "target": FULL.target,
-        "generator_version": generator_version(),
         "builders": builders,
         "types": [x for x, used in (("JsonObjectInput", "JsonObjectInput" in sig), ("Stamp", "Stamp" in sig)) if used],
     }

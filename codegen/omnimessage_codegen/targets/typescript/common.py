@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from importlib.metadata import version
 from typing import Any
 
 from ...model import (
@@ -42,12 +41,6 @@ FULL = Flavour("typescript", runtime=True)
 TYPES = Flavour("typescript-types", runtime=False)
 # The npm package's entry for generated code: `register`, the builders' helpers (typescript/src/runtime.ts).
 RUNTIME_MODULE = "omnimessage/runtime"
-
-
-def generator_version() -> str:
-    """The version of the omnimessage distribution this generator ships in (one version for the
-    Python and npm packages: the runtime checks generated code against its own)."""
-    return version("omnimessage")
 
 
 def upper_snake(name: str) -> str:
@@ -238,7 +231,6 @@ def context(model: Model, flavour: Flavour = FULL) -> dict[str, Any]:
         "m": model,
         "target": flavour.target,
         "full": flavour.runtime,
-        "generator_version": generator_version(),
         "runtime_module": RUNTIME_MODULE,
         "structs": model.structs_in_dependency_order(),
         "envelope_names": {e.struct.name for e in model.envelopes},

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...model import Model
 from .._jinja import environment
-from .common import FULL, Flavour, generator_version, upper_snake
+from .common import FULL, Flavour, upper_snake
 
 
 def render(model: Model, flavour: Flavour = FULL) -> dict[str, str]:
@@ -25,6 +25,6 @@ def render(model: Model, flavour: Flavour = FULL) -> dict[str, str]:
     tags = {e.struct.name: e.struct.tag for e in model.envelopes}
     text = environment().get_template("typescript/guards.ts.j2").render(
         m=model, unions=unions, sets=sets, type_imports=type_imports, tags=tags,
-        target=flavour.target, full=flavour.runtime, generator_version=generator_version(),
+        target=flavour.target, full=flavour.runtime,
     )
     return {"guards.ts": text}

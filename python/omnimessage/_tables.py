@@ -1,0 +1,34 @@
+"""What the codec's fast paths read from a generated types module, as one value.
+
+The runtime's own (`RUNTIME`, from `omnimessage._generated`), or the same tables generated into a
+user's project (`omnimessage.bind.Codec` builds one from that package's `models`): the codec is one
+implementation, whichever structs it reads and writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any, Final, NamedTuple
+
+import msgspec
+
+from ._generated.models import ENVELOPE_TAGS, NUMBER_LOCATIONS, VERBATIM_LOCATIONS, Message
+
+
+class Tables(NamedTuple):
+    decoder: msgspec.json.Decoder[Any]  # of the module's `Message`
+    tags: Mapping[Any, str]  # ENVELOPE_TAGS: envelope class -> `type`
+    verbatim: Mapping[Any, Any]  # VERBATIM_LOCATIONS
+    numbers: Mapping[Any, Any]  # NUMBER_LOCATIONS
+    unknown: Callable[[object], TypeError]  # the error for a value `encode` cannot take
+    adopt: Callable[[Any], Any] | None  # a slow-path result (the runtime's structs) in these types; None: the same
+
+
+def _unknown(msg: object) -> TypeError:
+    from .bind import unknown_struct  # a refusal only: the explanation lives with the binding
+
+    return unknown_struct(msg)
+
+
+RUNTIME: Final = Tables(msgspec.json.Decoder(Message), dict(ENVELOPE_TAGS), VERBATIM_LOCATIONS, NUMBER_LOCATIONS,
+                        _unknown, None)

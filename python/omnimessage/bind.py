@@ -1,0 +1,199 @@
+"""Binding generated code to the runtime: the one module `omnimessage generate --target python` output imports.
+
+The `python` target writes msgspec structs into a user's project (`omnimessage generate --target
+python --out myapp/omtypes`). Like protobuf's generated `_pb2` modules, that code imports the runtime
+by its package name, never by a relative path, and the package it writes performs the registration
+itself: its `codec.py` makes a :class:`Codec` from its own `models` module, so
+
+    from myapp import omtypes
+    msg = omtypes.decode(line)          # an omtypes.ModelMessage, not the runtime's class
+    assert omtypes.encode(msg) == line  # byte for byte
+
+The codec is the runtime's own byte-exact codec (the same fast path, the same strict slow path,
+the same `DecodeError`s), reading the generated module's tables instead of the runtime's, much as
+`msgspec.json.Decoder(MyStruct)` is msgspec's decoder bound to a user's type. `Codec(omtypes)` may
+also be called directly (annotate it: `Codec[omtypes.Message]`).
+
+Compatibility: a generated module is accepted when its wire structure (its structs, their fields
+and types, the verbatim, number and fragment tables) is exactly the runtime's; anything else is
+refused at import time with :class:`IncompatibleSchemaError`, naming both schema ids, both
+releases and the first definition that differs. A value `encode` does not know (a struct of
+another package, a bare payload, anything else) is a `TypeError` saying what to pass.
+
+Also here, for the generated builders: `now`, `verbatim`, `ABSENT`, `JsonObject`.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+from typing import Any, Final, Generic, Literal, TypeVar, overload
+
+import msgspec
+
+from . import _tables
+from . import codec as _codec
+from ._builder_support import ABSENT, JsonObject, now, verbatim
+from ._generated import models as _runtime
+from .codec import OpaqueMessage
+
+__all__ = ["ABSENT", "Codec", "IncompatibleSchemaError", "JsonObject", "now", "unknown_struct", "verbatim"]
+
+M = TypeVar("M")
+_Data = bytes | bytearray | memoryview | str
+
+# What a generated types module holds for the codec (models.py, re-exported by its package).
+_TABLES: Final = ("ENVELOPE_TAGS", "PAYLOAD_CLASSES", "VERBATIM_LOCATIONS", "NUMBER_LOCATIONS", "FRAGMENT_OF")
+_NEEDED: Final = ("SCHEMA_ID", "Message", *_TABLES)
+_GENERATE: Final = "omnimessage generate --target python --out DIR"
+
+
+class IncompatibleSchemaError(TypeError):
+    """Generated code whose schema this runtime does not speak (raised when its package is imported)."""
+
+
+def _release() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def _package(module_name: str) -> str:
+    """`myapp.omtypes` for `myapp.omtypes.models` (what a user imports and passes)."""
+    return module_name[: -len(".models")] if module_name.endswith(".models") else module_name
+
+
+def _envelope_names() -> str:
+    return ", ".join(cls.__name__ for cls in _runtime.ENVELOPE_TAGS)
+
+
+def unknown_struct(msg: object, codec_of: str = "omnimessage") -> TypeError:
+    """The `TypeError` for a value an `encode` cannot take: what it is, and what to pass instead.
+
+    `codec_of` names the package whose structs the refusing codec encodes."""
+    cls = type(msg)
+    name = f"{cls.__module__}.{cls.__qualname__}"
+    where = "omnimessage.encode()" if codec_of == "omnimessage" else f"the codec of {codec_of}"
+    runtime_names = {c.__name__ for c in _runtime.ENVELOPE_TAGS}
+    payload_names = {c.__name__ for c in _runtime.PAYLOAD_CLASSES.values()}
+    if isinstance(msg, msgspec.Struct) and cls.__name__ in runtime_names:
+        pkg = _package(cls.__module__)
+        if pkg in ("omnimessage", "omnimessage._generated"):
+            fix = "encode it with omnimessage.encode(msg)"
+        else:
+            fix = f"encode it with the codec generated beside it: {pkg}.encode(msg) (or omnimessage.Codec({pkg}))"
+        return TypeError(f"{where} got {name}, a struct of another package than {codec_of}: {fix}")
+    if isinstance(msg, msgspec.Struct) and cls.__name__ in payload_names:
+        return TypeError(
+            f"{where} takes a whole message, not a payload: wrap {name} in its envelope "
+            f"(ModelMessage/EventMessage(timestamp=..., payload=...), or omnimessage.model(payload) / event(payload))"
+        )
+    return TypeError(f"{where} takes a message of {codec_of} ({_envelope_names()}, or an OpaqueMessage); got {name}")
+
+
+def _signature(types: Any) -> dict[str, Any]:
+    """The wire structure of a generated types module, comparable across modules: msgspec's JSON
+    Schema of its `Message` without the prose, and its tables with classes named."""
+    doc = msgspec.json.schema(types.Message)
+
+    def strip(v: Any) -> Any:
+        if isinstance(v, dict):
+            return {k: strip(x) for k, x in v.items() if k not in ("description", "title")}
+        if isinstance(v, list):
+            return [strip(x) for x in v]
+        return v
+
+    def named(v: Any) -> Any:
+        if isinstance(v, type):
+            return v.__name__
+        if isinstance(v, dict):
+            return sorted((repr(named(k)), repr(named(x))) for k, x in v.items())
+        if isinstance(v, tuple):
+            return tuple(named(x) for x in v)
+        return v
+
+    defs = {f"$defs/{k}": x for k, x in strip(doc.pop("$defs", {})).items()}
+    return {"root": strip(doc), **defs, **{t: named(getattr(types, t)) for t in _TABLES}}
+
+
+_RUNTIME_SIGNATURE: dict[str, Any] | None = None
+
+
+def _check(types: ModuleType) -> None:
+    global _RUNTIME_SIGNATURE
+    missing = [n for n in _NEEDED if not hasattr(types, n)]
+    if missing:
+        raise TypeError(
+            f"{types.__name__} is not a module written by `{_GENERATE}` (it has no {', '.join(missing)}): pass the "
+            "generated package (omnimessage.Codec(myapp.omtypes)) or its models module"
+        )
+    if _RUNTIME_SIGNATURE is None:
+        _RUNTIME_SIGNATURE = _signature(_runtime)
+    theirs = _signature(types)
+    differ = sorted(k for k in _RUNTIME_SIGNATURE.keys() | theirs.keys() if _RUNTIME_SIGNATURE.get(k) != theirs.get(k))
+    if differ:
+        by = getattr(types, "GENERATOR_VERSION", "an unknown release")
+        first = differ[0].removeprefix("$defs/")
+        more = f" and {len(differ) - 1} more" if len(differ) > 1 else ""
+        raise IncompatibleSchemaError(
+            f"{_package(types.__name__)} was generated from schema {types.SCHEMA_ID} by omnimessage {by}, but this "
+            f"runtime (omnimessage {_release()}) speaks schema {_runtime.SCHEMA_ID}, and they differ ({first}{more}): "
+            f"regenerate it with this runtime (`{_GENERATE}`), or install the omnimessage release that generated it"
+        )
+
+
+class Codec(Generic[M]):
+    """The runtime's byte-exact codec bound to a generated types module (a package written by
+    `omnimessage generate --target python`, or its `models`): `decode` gives that module's structs,
+    `encode` takes them. Raises :class:`IncompatibleSchemaError` when the module's schema is not
+    the runtime's, `TypeError` when `types` is not a generated module."""
+
+    def __init__(self, types: ModuleType) -> None:
+        self.types = types
+        if getattr(types, "ENVELOPE_TAGS", None) is _runtime.ENVELOPE_TAGS:  # the runtime's own structs
+            self.package = "omnimessage"
+            self._tables = _tables.RUNTIME
+            return
+        _check(types)
+        self.package = _package(types.__name__)
+        message = types.Message
+        package = self.package
+
+        def adopt(msg: Any) -> Any:  # the slow path decodes into the runtime's structs: the same shapes
+            return msgspec.convert(msgspec.to_builtins(msg, builtin_types=(msgspec.Raw,)), message, strict=True)
+
+        self._tables = _tables.Tables(
+            msgspec.json.Decoder(message),
+            dict(types.ENVELOPE_TAGS),
+            types.VERBATIM_LOCATIONS,
+            types.NUMBER_LOCATIONS,
+            lambda msg: unknown_struct(msg, package),
+            adopt,
+        )
+
+    @property
+    def schema_id(self) -> str:
+        """The schema the bound structs were generated from."""
+        return str(self.types.SCHEMA_ID)
+
+    @overload
+    def decode(self, data: _Data, *, lenient: Literal[False] = False) -> M: ...
+    @overload
+    def decode(self, data: _Data, *, lenient: Literal[True]) -> M | OpaqueMessage: ...
+    @overload
+    def decode(self, data: _Data, *, lenient: bool) -> M | OpaqueMessage: ...
+
+    def decode(self, data: _Data, *, lenient: bool = False) -> M | OpaqueMessage:
+        """Decode one line into the bound structs: `omnimessage.decode`, strict unless `lenient`."""
+        result: M | OpaqueMessage = _codec._decode(data, lenient, self._tables)
+        return result
+
+    def encode(self, msg: M | OpaqueMessage) -> bytes:
+        """The canonical bytes of a message of the bound structs (no trailing line feed)."""
+        return _codec._encode(msg, self._tables)
+
+    def canonicalize(self, line: _Data, *, lenient: bool = False) -> bytes:
+        """The canonical bytes of one line (no trailing line feed); raises `DecodeError`."""
+        return self.encode(self.decode(line, lenient=lenient))
+
+    def __repr__(self) -> str:
+        return f"omnimessage.Codec({self.package}, schema {self.schema_id})"
