@@ -206,7 +206,7 @@ def test_python_markdown_and_pydantic_targets_in_a_fresh_project(wheel: Path, tm
     assert "pip install 'omnimessage[pydantic]'" in err and not (project / "om_pydantic").exists(), err
     err = one_line_usage_error(subprocess.run([str(cli), "generate", "--target", "rust", "--out", "r"], cwd=project,
                                               capture_output=True, text=True, timeout=120))
-    assert "unknown target 'rust' (targets: python, typescript, markdown, pydantic)" in err, err
+    assert "unknown target 'rust' (targets: python, typescript, typescript-types, markdown, pydantic)" in err, err
 
     # markdown: as documented; the output is the checkout's docs/protocol.md
     run_section("markdown", project, wheel)
@@ -226,7 +226,7 @@ def test_generate_refuses_an_unknown_target_in_one_line(tmp_path: Path) -> None:
             [sys.executable, "-m", "omnimessage", "generate", "--target", target, "--out", str(tmp_path / "out")],
             capture_output=True, text=True, timeout=120))
 
-    assert gen("rust") == "omnimessage generate: unknown target 'rust' (targets: python, typescript, markdown, pydantic)\n"
+    assert gen("rust") == "omnimessage generate: unknown target 'rust' (targets: python, typescript, typescript-types, markdown, pydantic)\n"
     assert gen("pydantc").endswith("; did you mean 'pydantic'?\n")
     assert gen("\x1b[2Jpython").count("\x1b") == 0  # the name is input: sanitised
     assert not (tmp_path / "out").exists()
@@ -234,6 +234,6 @@ def test_generate_refuses_an_unknown_target_in_one_line(tmp_path: Path) -> None:
 
 def test_the_docs_page_has_a_section_per_target_and_the_readme_links_it() -> None:
     sections = doc_sections()
-    for name in ("python", "typescript", "markdown", "pydantic", "rust"):
+    for name in ("python", "typescript", "typescript-types", "markdown", "pydantic", "rust"):
         assert name in sections, name
     assert "docs/bindings.md" in (ROOT / "README.md").read_text(encoding="utf-8")

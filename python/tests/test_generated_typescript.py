@@ -18,6 +18,7 @@ filled), the output of `omnimessage generate` in `src/om`, compiled with `tsc --
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -29,6 +30,7 @@ from typing import Any
 import msgspec
 import pytest
 from conftest import ROOT, needs
+from test_bindings_python import blocks, doc_sections
 from test_npm_package import SOURCES, TS, npm
 
 import omnimessage as om
@@ -52,14 +54,6 @@ def builder_for(name: str, v: Any) -> Builder | None:
 
 EXAMPLES = [ROOT / "examples" / "trace.jsonl", ROOT / "examples" / "stream.jsonl"]
 DEV = json.loads((TS / "package.json").read_text(encoding="utf-8"))["devDependencies"]
-TSCONFIG = {
-    "compilerOptions": {
-        "strict": True, "noUncheckedIndexedAccess": True, "noUnusedLocals": True, "module": "nodenext",
-        "moduleResolution": "nodenext", "target": "es2023", "lib": ["es2023"], "types": ["node"],
-        "rootDir": "src", "outDir": "dist", "skipLibCheck": False,
-    },
-    "include": ["src"],
-}
 
 
 def lines() -> list[bytes]:
@@ -160,25 +154,52 @@ def toolchain(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
     return tarballs
 
 
-def fresh_project(root: Path, target: str, toolchain: list[Path], *deps: str) -> Path:
-    """A project with its own package.json, `deps` and the pinned typescript and @types/node installed
-    offline, and `omnimessage generate --target <target> --out src/om` run in it, as a user runs it."""
-    root.mkdir()
+def doc_project(root: Path, section: str, toolchain: list[Path], tarball: Path | None, files: dict[str, str]) -> Path:
+    """Run docs/bindings.md's example of `section` as written, in `root` (outside the checkout): its
+    shell block with npm offline, the tarball and the pinned toolchain in place of the registry's,
+    its files (and `files`, this test's programs) copied into the new project before it compiles.
+    Checks what the example prints last (npm's own output comes first); returns the project."""
     assert not root.resolve().is_relative_to(ROOT), root
-    (root / "package.json").write_text(json.dumps({"name": "app", "private": True, "type": "module"}))
-    npm("install", "--offline", *deps, *map(str, toolchain), cwd=root)
-    (root / "tsconfig.json").write_text(json.dumps(TSCONFIG, indent=2))
-    r = subprocess.run([sys.executable, "-m", "omnimessage", "generate", "--target", target, "--out", "src/om"],
-                       cwd=root, capture_output=True, text=True, timeout=120)
-    assert r.returncode == 0, r.stderr
-    return root
+    found = blocks(doc_sections()[section])
+    (script,) = [text for lang, _, text in found if lang == "sh"]
+    tsconfig = [text for _, name, text in blocks(doc_sections()["typescript"]) if name == "tsconfig.json"]
+    seed = root / "files"
+    for name, text in {"tsconfig.json": tsconfig[0], **{n: t for _, n, t in found if n}, **files}.items():
+        (seed / name).parent.mkdir(parents=True, exist_ok=True)
+        (seed / name).write_text(text, encoding="utf-8")
+    shutil.copy(EXAMPLES[0], seed / "trace.jsonl")
+    edits = [
+        (r"^\(cd omnimessage/typescript && npm ci && npm pack\) +# (omnimessage-[0-9.]+\.tgz)\n", ""),  # the fixture packs
+        (r"^mkdir app && cd app && ", "mkdir app && cd app && cp -R ../files/. . && "),
+        (r"npm install \.\./omnimessage/typescript/omnimessage-[0-9.]+\.tgz", f"npm install {tarball}"),
+        (r"npm install --save-dev typescript @types/node", "npm install --save-dev " + " ".join(map(str, toolchain))),
+    ]
+    for pattern, replacement in edits if tarball is not None else edits[1:2] + edits[3:]:
+        m = re.search(pattern, script, re.M)
+        assert m, f"docs/bindings.md {section}: no {pattern!r} in\n{script}"
+        if m.lastindex:
+            assert tarball is not None and m[1] == tarball.name, (m[1], tarball)
+        script = re.sub(pattern, replacement.replace("\\", "\\\\"), script, count=1, flags=re.M)
+    env = {**os.environ, "npm_config_offline": "true", "npm_config_audit": "false", "npm_config_fund": "false",
+           "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+    r = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=root, capture_output=True, text=True, env=env,
+                       timeout=600)
+    assert r.returncode == 0, f"docs/bindings.md {section}:\n{script}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
+    trace = [om.decode(line) for line in EXAMPLES[0].read_bytes().splitlines()]
+    complete = sum(map(om.is_complete_model, trace))
+    if section == "typescript":
+        hi = om.encode(om.user_text("hi", timestamp="2026-07-18T03:10:22.531Z")).decode()
+        assert r.stdout.endswith(f"\n{len(trace)} messages, {complete} complete model messages\ntrue\n{hi}\n"), r.stdout
+    else:
+        assert r.stdout.endswith(f"\n{len(trace)} of {len(trace)} valid, {complete} complete model messages\n"), r.stdout
+    return root / "app"
 
 
 def compile_and_run(project: Path) -> subprocess.CompletedProcess[str]:
     tsc = subprocess.run([str(project / "node_modules" / ".bin" / "tsc"), "-p", "."], cwd=project,
                          capture_output=True, text=True, timeout=300)
     assert tsc.returncode == 0, tsc.stdout + tsc.stderr
-    return subprocess.run(["node", "dist/main.js", *map(str, EXAMPLES)], cwd=project, capture_output=True, text=True,
+    return subprocess.run(["node", "dist/check.js", *map(str, EXAMPLES)], cwd=project, capture_output=True, text=True,
                           timeout=120)
 
 
@@ -257,18 +278,16 @@ def expected_kinds() -> Counter[str]:
 
 def test_the_full_flavour_works_in_a_fresh_project_on_the_packed_package(tarball: Path, toolchain: list[Path],
                                                                        tmp_path: Path) -> None:
-    project = fresh_project(tmp_path / "app", "typescript", toolchain, str(tarball))
+    pairs = [rebuild(line) for line in lines()]
+    built = (
+        'import type { OmniMessage } from "./om/index.js";\nimport * as om from "./om/index.js";\n\n'
+        "export const built: OmniMessage[] = [\n" + "".join(f"  {e},\n" for _, e in pairs) + "];\n\n"
+        "export const rebuilt: string[] = " + json.dumps([b.decode() for b, _ in pairs], ensure_ascii=False, indent=1) + ";\n"
+    )
+    project = doc_project(tmp_path, "typescript", toolchain, tarball, {"src/check.ts": FULL_MAIN, "src/built.ts": built})
     om_dir = project / "src" / "om"
     outside = {(f, m) for f, m in imports(om_dir) if not m.startswith("./")}
     assert outside == {("runtime.ts", "omnimessage/runtime")}, outside  # the package by its name, never ../
-    pairs = [rebuild(line) for line in lines()]
-    (project / "src" / "built.ts").write_text(
-        'import type { OmniMessage } from "./om/index.js";\nimport * as om from "./om/index.js";\n\n'
-        "export const built: OmniMessage[] = [\n" + "".join(f"  {e},\n" for _, e in pairs) + "];\n\n"
-        "export const rebuilt: string[] = " + json.dumps([b.decode() for b, _ in pairs], ensure_ascii=False, indent=1) + ";\n",
-        encoding="utf-8",
-    )
-    (project / "src" / "main.ts").write_text(FULL_MAIN)
     run = compile_and_run(project)
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
@@ -289,12 +308,11 @@ def test_the_full_flavour_works_in_a_fresh_project_on_the_packed_package(tarball
 
 def test_the_types_flavour_needs_no_package_and_imports_nothing_outside_its_folder(toolchain: list[Path],
                                                                                   tmp_path: Path) -> None:
-    project = fresh_project(tmp_path / "app", "typescript-types", toolchain)
+    project = doc_project(tmp_path, "typescript-types", toolchain, None, {"src/check.ts": TYPES_MAIN})
     assert not (project / "node_modules" / "omnimessage").exists()
     om_dir = project / "src" / "om"
     assert sorted(p.name for p in om_dir.iterdir()) == ["guards.ts", "index.ts", "schema.ts", "types.ts", "validate.ts"]
     assert all(m.startswith("./") and m.endswith(".js") and "/" not in m[2:] for _, m in imports(om_dir)), imports(om_dir)
-    (project / "src" / "main.ts").write_text(TYPES_MAIN)
     run = compile_and_run(project)
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
