@@ -203,6 +203,19 @@ def compile_and_run(project: Path) -> subprocess.CompletedProcess[str]:
                           timeout=120)
 
 
+STRICTEST = ["--ignoreConfig", "--noEmit", "--strict", "--exactOptionalPropertyTypes", "--noUncheckedIndexedAccess",
+             "--noUnusedLocals", "--noUnusedParameters", "--noImplicitReturns", "--noPropertyAccessFromIndexSignature",
+             "--noImplicitOverride", "--noFallthroughCasesInSwitch", "--module", "nodenext", "--moduleResolution", "nodenext",
+             "--target", "es2022", "--lib", "es2022", "--types", ""]
+
+
+def compiles_under_the_strictest_options(project: Path) -> None:
+    """The generated folder alone (with the installed package, for the full flavour), every strict flag on."""
+    r = subprocess.run([str(project / "node_modules" / ".bin" / "tsc"), *STRICTEST, "src/om/index.ts"], cwd=project,
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
 def imports(folder: Path) -> set[tuple[str, str]]:
     return {(p.name, m) for p in sorted(folder.glob("*.ts")) for m in re.findall(r'from "([^"]+)"|import "([^"]+)"', p.read_text())
             for m in m if m}
@@ -288,6 +301,7 @@ def test_the_full_flavour_works_in_a_fresh_project_on_the_packed_package(tarball
     om_dir = project / "src" / "om"
     outside = {(f, m) for f, m in imports(om_dir) if not m.startswith("./")}
     assert outside == {("runtime.ts", "omnimessage/runtime")}, outside  # the package by its name, never ../
+    compiles_under_the_strictest_options(project)
     run = compile_and_run(project)
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
@@ -313,6 +327,7 @@ def test_the_types_flavour_needs_no_package_and_imports_nothing_outside_its_fold
     om_dir = project / "src" / "om"
     assert sorted(p.name for p in om_dir.iterdir()) == ["guards.ts", "index.ts", "schema.ts", "types.ts", "validate.ts"]
     assert all(m.startswith("./") and m.endswith(".js") and "/" not in m[2:] for _, m in imports(om_dir)), imports(om_dir)
+    compiles_under_the_strictest_options(project)
     run = compile_and_run(project)
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
