@@ -44,4 +44,6 @@ def render(model: Model, flavour: Flavour = FULL) -> dict[str, str]:
         for st in model.structs_in_dependency_order()
     }
     array_fast = {array_helper_name(t): fast_expr(t, "a[i]") for t in array_items(model)}
-    return render_template(model, "validate.ts", flavour, fast=fast, array_fast=array_fast)
+    exprs = " ".join([e for fields in fast.values() for _, _, e in fields] + list(array_fast.values()))
+    helpers = {h for h in ("isInt", "isNum") if f"{h}(" in exprs}  # only those used (`noUnusedLocals`)
+    return render_template(model, "validate.ts", flavour, helpers=helpers, fast=fast, array_fast=array_fast)

@@ -34,10 +34,6 @@ function isInt(v: unknown, min: number, max: number): boolean {
   return typeof v === "number" && Number.isInteger(v) && v >= min && v <= max;
 }
 
-function isNum(v: unknown, min: number, max: number): boolean {
-  return typeof v === "number" && v >= min && v <= max && v - v === 0;
-}
-
 /** The number of keys of `o` whose value is not `undefined`. */
 function nKeys(o: object): number {
   let n = 0;
