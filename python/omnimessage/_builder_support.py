@@ -1,4 +1,4 @@
-"""The hand-written part of the builders: what the generated ones (`_generated/builders.py`) call.
+"""The hand-written part of the builders: what the generated ones call (through `omnimessage.bind`).
 
 One rule for verbatim values given to a builder (schema/README.md): an empty object, in any form
 (`{}` as a mapping, as JSON text with or without whitespace, as `Raw`), is left out.

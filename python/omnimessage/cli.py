@@ -240,9 +240,13 @@ def add_schema_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
 GENERATE_DESCRIPTION = """\
 Write the files of one target, generated from the canonical schema, into DIR (each
 file replaced atomically, created with the usual permissions: 0666 less the umask).
-The python and typescript targets are types and schema tables whose codec is the
-runtime package: decode and encode with omnimessage (or the omnimessage npm package);
-msgspec or JSON.parse/JSON.stringify alone are not byte-exact."""
+The python target writes a package importing the omnimessage runtime by name, whose
+decode/encode are the runtime's byte-exact codec bound to its own structs; the
+typescript target writes types, builders and guards importing the omnimessage npm
+package by name, whose codec is the package's decode/encode; typescript-types the
+types, validators and guards alone, importing nothing. msgspec or
+JSON.parse/JSON.stringify alone are not byte-exact.
+Each target in a fresh project: docs/bindings.md."""
 
 CODEGEN_EXTRA = "generate needs jinja2, which the 'codegen' extra installs: pip install 'omnimessage[codegen]'"
 

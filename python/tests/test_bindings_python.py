@@ -3,7 +3,7 @@ checkout, with its own virtual environment holding the wheel built from the chec
 offline, from the local wheel cache), exactly as docs/bindings.md says.
 
 - `python`: docs/bindings.md's example runs as written (its shell blocks, its files), `mypy --strict`
-  passes over the generated package and the programs using it, and a program decodes, rebuilds
+  (and pyright strict) passes over the generated package and the programs using it, and a program decodes, rebuilds
   (through the generated constructors) and encodes every line of examples/trace.jsonl and
   examples/stream.jsonl through the generated structs, byte for byte, on both decoding paths; the
   runtime refuses a package generated from another schema, naming both.
@@ -26,6 +26,7 @@ import pytest
 from conftest import ROOT
 
 import omnimessage
+from omnimessage_codegen.targets import TARGETS
 
 DOC = ROOT / "docs" / "bindings.md"
 GIT_URL = re.compile(r'"omnimessage(\[[a-z,]+\])? @ git\+\$REPO"')
@@ -176,6 +177,14 @@ def test_python_markdown_and_pydantic_targets_in_a_fresh_project(wheel: Path, tm
         assert "from .." not in text and runtime <= {"omnimessage.bind"}, (path, runtime)
         assert f"(omnimessage {omnimessage.__version__}) from schema {omnimessage.SCHEMA_ID}" in text.splitlines()[0], path
 
+    # a package at the top of the project works the same (the "relative import beyond top-level package")
+    subprocess.run([str(cli), "generate", "--target", "python", "--out", "omtop"], cwd=project, check=True,
+                   capture_output=True, timeout=120)
+    top = subprocess.run([str(py), "-c", "import omtop; from omtop.builders import request_begin; "
+                          "m = request_begin(timestamp='t'); print(type(m).__module__, omtop.encode(m).decode())"],
+                         cwd=project, capture_output=True, text=True, timeout=120)
+    assert top.returncode == 0 and top.stdout.startswith("omtop.models {"), top.stdout + top.stderr
+
     # every line of both examples through the generated structs, and mypy --strict over it all
     (project / "roundtrip.py").write_text(ROUNDTRIP, encoding="utf-8")
     rt = subprocess.run([str(py), "roundtrip.py", "trace.jsonl", "stream.jsonl"], cwd=project, capture_output=True,
@@ -185,6 +194,11 @@ def test_python_markdown_and_pydantic_targets_in_a_fresh_project(wheel: Path, tm
     mypy = subprocess.run([str(project / ".venv" / "bin" / "mypy"), "--strict", "--no-incremental", "roundtrip.py", "app.py",
                            "myapp"], cwd=project, capture_output=True, text=True, timeout=600)
     assert mypy.returncode == 0, mypy.stdout + mypy.stderr
+    (project / "pyrightconfig.json").write_text('{"typeCheckingMode": "strict", "pythonVersion": "3.11"}')
+    pyright = subprocess.run([sys.executable, "-m", "pyright", "--pythonpath", str(py), "app.py", "myapp"], cwd=project,
+                             capture_output=True, text=True, timeout=600,
+                             env={**os.environ, "PYRIGHT_PYTHON_IGNORE_WARNINGS": "1"})  # the dev tool, their packages
+    assert pyright.returncode == 0 and "0 errors" in pyright.stdout, pyright.stdout + pyright.stderr
 
     # generated from another schema: refused at import, naming both schemas and both releases
     schema = json.loads((ROOT / "schema" / "omnimessage.schema.json").read_text(encoding="utf-8"))
@@ -206,7 +220,7 @@ def test_python_markdown_and_pydantic_targets_in_a_fresh_project(wheel: Path, tm
     assert "pip install 'omnimessage[pydantic]'" in err and not (project / "om_pydantic").exists(), err
     err = one_line_usage_error(subprocess.run([str(cli), "generate", "--target", "rust", "--out", "r"], cwd=project,
                                               capture_output=True, text=True, timeout=120))
-    assert "unknown target 'rust' (targets: python, typescript, typescript-types, markdown, pydantic)" in err, err
+    assert f"unknown target 'rust' (targets: {', '.join(TARGETS)})" in err, err
 
     # markdown: as documented; the output is the checkout's docs/protocol.md
     run_section("markdown", project, wheel)
@@ -226,7 +240,7 @@ def test_generate_refuses_an_unknown_target_in_one_line(tmp_path: Path) -> None:
             [sys.executable, "-m", "omnimessage", "generate", "--target", target, "--out", str(tmp_path / "out")],
             capture_output=True, text=True, timeout=120))
 
-    assert gen("rust") == "omnimessage generate: unknown target 'rust' (targets: python, typescript, typescript-types, markdown, pydantic)\n"
+    assert gen("rust") == f"omnimessage generate: unknown target 'rust' (targets: {', '.join(TARGETS)})\n"
     assert gen("pydantc").endswith("; did you mean 'pydantic'?\n")
     assert gen("\x1b[2Jpython").count("\x1b") == 0  # the name is input: sanitised
     assert not (tmp_path / "out").exists()
@@ -237,3 +251,20 @@ def test_the_docs_page_has_a_section_per_target_and_the_readme_links_it() -> Non
     for name in ("python", "typescript", "typescript-types", "markdown", "pydantic", "rust"):
         assert name in sections, name
     assert "docs/bindings.md" in (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def test_the_runtime_codec_says_what_to_pass() -> None:
+    import msgspec
+
+    import omnimessage as om
+
+    line = (ROOT / "examples" / "trace.jsonl").read_bytes().splitlines()[1]
+    with pytest.raises(TypeError, match=r"takes a whole message, not a payload: wrap .*TextPayload"):
+        om.encode(om.TextPayload(role="user", text="hi"))  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"takes a message of omnimessage \(SessionMetaMessage, ModelMessage, EventMessage"):
+        om.encode({"type": "model_msg"})  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"json is not a module written by `omnimessage generate --target python"):
+        om.Codec(json)
+    assert om.Codec(om).encode(om.Codec(om).decode(line)) == line  # the runtime's own structs: its own codec
+    assert repr(om.Codec(om)) == f"omnimessage.Codec(omnimessage, schema {om.SCHEMA_ID})"
+    assert msgspec.json.encode(om.decode(line)) != line  # what the header says: msgspec alone is not byte-exact

@@ -3,7 +3,8 @@
 The builders construct messages the way the reference producer does: fixed fields written,
 defaults (`stop_reason="completed"`) filled in, every other optional field absent unless
 given, an empty verbatim value (`{}` in any form) left out, an empty optional array left out.
-The hand-written helpers they call (`now`, `verbatim`, ...) live in `omnimessage._builder_support`.
+The hand-written helpers they call (`now`, `verbatim`, ...) are imported by name from `omnimessage.bind`
+(written in `omnimessage._builder_support`), so the output works in any project.
 """
 
 from __future__ import annotations
