@@ -277,8 +277,10 @@ Write the files of one target, generated from the canonical schema, into DIR (ea
 file replaced atomically, created with the usual permissions: 0666 less the umask).
 The python target writes a package importing the omnimessage runtime by name, whose
 decode/encode are the runtime's byte-exact codec bound to its own structs; the
-typescript target is types and schema tables whose codec is the omnimessage npm
-package. msgspec or JSON.parse/JSON.stringify alone are not byte-exact.
+typescript target writes types, builders and guards importing the omnimessage npm
+package by name, whose codec is the package's decode/encode; typescript-types the
+types, validators and guards alone, importing nothing. msgspec or
+JSON.parse/JSON.stringify alone are not byte-exact.
 Each target in a fresh project: docs/bindings.md."""
 
 CODEGEN_EXTRA = "generate needs jinja2, which the 'codegen' extra installs: pip install 'omnimessage[codegen]'"

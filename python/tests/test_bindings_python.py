@@ -248,7 +248,7 @@ def test_generate_refuses_an_unknown_target_in_one_line(tmp_path: Path) -> None:
 
 def test_the_docs_page_has_a_section_per_target_and_the_readme_links_it() -> None:
     sections = doc_sections()
-    for name in ("python", "typescript", "markdown", "pydantic", "rust"):
+    for name in ("python", "typescript", "typescript-types", "markdown", "pydantic", "rust"):
         assert name in sections, name
     assert "docs/bindings.md" in (ROOT / "README.md").read_text(encoding="utf-8")
 

@@ -67,9 +67,11 @@ def test_the_tarball_carries_the_build(tarball: Path) -> None:
     with tarfile.open(tarball) as tar:
         names = set(tar.getnames())
         manifest = json.loads(tar.extractfile("package/package.json").read())  # type: ignore[union-attr]
-    for built in ["index.js", "index.d.ts", "internal.js", "cli/main.js", "produce/index.js", "produce/index.d.ts"]:
+    for built in ["index.js", "index.d.ts", "internal.js", "runtime.js", "runtime.d.ts", "cli/main.js", "produce/index.js",
+                  "produce/index.d.ts"]:
         assert f"package/dist/{built}" in names, built
-    assert set(manifest["exports"]) == {".", "./produce", "./package.json"}
+    # ./runtime: what generated code links to; ./produce: the producer side (Node.js only)
+    assert set(manifest["exports"]) == {".", "./produce", "./runtime", "./package.json"}
     assert manifest["scripts"]["prepack"]
 
 

@@ -59,8 +59,11 @@ export function nonEmpty<T>(items: readonly T[] | undefined): T[] | undefined {
   return items && items.length ? [...items] : undefined;
 }
 
+/** `T` whose optional keys may also be given as `undefined` (under `exactOptionalPropertyTypes` too). */
+export type Loose<T> = { [K in keyof T]: {} extends Pick<T, K> ? T[K] | undefined : T[K] };
+
 /** Copy `fields` without the keys whose value is undefined (absent stays absent). */
-export function defined<T extends object>(fields: T): T {
+export function defined<T extends object>(fields: Loose<T>): T {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(fields)) if (v !== undefined) out[k] = v;
   return out as T;

@@ -2,8 +2,8 @@
  * OmniMessage for TypeScript: generated types and validation, a byte-exact strict codec
  * (verbatim values kept as their exact text), builders, guards and a stream aggregator.
  *
- * This module is the package's public surface (the only entry of `exports` besides
- * `package.json`); typescript/README.md lists it. What is not exported here (the decoder's
+ * This module is the package's public surface (the entry `.` of `exports`; `./runtime` is what
+ * generated code links to, `src/runtime.ts`); typescript/README.md lists it. What is not exported here (the decoder's
  * node checkers and their helpers in `generated/check.ts`, the scanner, `readLine`) is internal
  * and may change in any release; the command line reaches `readLine` through the package-private
  * import `#internal` (src/internal.ts).
@@ -23,4 +23,5 @@ export { OpaqueMessage, canonicalize, decode, encode, type DecodeOptions } from 
 export * from "./builders.js";
 export * from "./guards.js";
 export { Aggregator, Segment, segmentKey, type SegmentKey } from "./aggregate.js";
+export { IncompatibleSchemaError, type GeneratedCode } from "./runtime.js";
 export { LineSplitter, iterMessages, iterMessagesSync, type Line, type RawLine, type ReadOptions } from "./reader.js";

@@ -48,7 +48,9 @@ class Target:
 def _registry() -> dict[str, Target]:
     from . import markdown, pydantic_dmcg, python, rust, typescript
 
-    return {t.name: t for t in (python.TARGET, typescript.TARGET, rust.TARGET, markdown.TARGET, pydantic_dmcg.TARGET)}
+    targets = (python.TARGET, typescript.TARGET, typescript.TYPES_TARGET, rust.TARGET, markdown.TARGET,
+               pydantic_dmcg.TARGET)
+    return {t.name: t for t in targets}
 
 
 TARGETS: dict[str, Target] = _registry()

@@ -40,9 +40,15 @@ _CODEC_NOTE = {
     ),
     "typescript": (
         "Types, schema tables and generated parts of a codec, but not a standalone codec: the codec is",
-        "the `omnimessage` npm package; decode/encode with its decode/encode. JSON.parse/JSON.stringify",
-        "alone are not byte-exact (verbatim values such as `fidelity` are re-spelled, `1.0` becomes `1`;",
-        "duplicate keys pass; keys come out in insertion order).",
+        "the `omnimessage` npm package, which this code imports; decode/encode with its decode/encode.",
+        "JSON.parse/JSON.stringify alone are not byte-exact (verbatim values such as `fidelity` are",
+        "re-spelled, `1.0` becomes `1`; duplicate keys pass; keys come out in insertion order).",
+    ),
+    "typescript-types": (
+        "Types, schema facts, validators and guards only: imports nothing outside this folder and",
+        "needs no package. Not a codec: JSON.parse gives the values these types describe (verbatim",
+        "values as plain objects), but JSON.parse/JSON.stringify are not byte-exact; for that, generate",
+        "`--target typescript` and decode/encode with the `omnimessage` npm package.",
     ),
     "rust": (
         "Types, schema tables and the typed decoders and encoders of every object, but not a standalone",
@@ -50,8 +56,8 @@ _CODEC_NOTE = {
         "decode/encode with omnimessage::decode/encode.",
     ),
 }
-_COMMENT = {"python": "# ", "typescript": "// ", "rust": "// ", "markdown": None}
-_VERSIONED = {"python", "markdown"}
+_COMMENT = {"python": "# ", "typescript": "// ", "typescript-types": "// ", "rust": "// ", "markdown": None}
+_VERSIONED = {"python", "typescript", "typescript-types", "rust", "markdown"}
 
 
 def header(target: str, schema_id: str) -> str:

@@ -2,8 +2,8 @@
 
 The same builders as the Python target's `builders.py`, in camelCase: positional parameters
 first, the keyword ones in an options object (with `timestamp` for messages). Payload objects
-are built in canonical key order. The helpers they call (`stamp`, `verbatim`, ...) are the npm
-package's hand-written `builder-support.ts`; this module is not re-exported by `index.ts`.
+are built in canonical key order. The helpers they call (`rt.stamp`, `rt.verbatim`, ...) are the npm
+package's (its `builder-support.ts`), handed over by the generated `runtime.ts`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from ...model import AnyOf, ArrayOf, Builder, Const, EnumRef, Field, Model, Prim, StructRef, TypeRef, UnionRef, Verbatim
 from .._jinja import environment
-from .common import js
+from .common import FULL, js
 
 MODULE = "builders.ts"
 RESERVED = {"arguments": "args"}
@@ -57,9 +57,9 @@ class TsBuilder:
 def _value(b: Builder, f: Field, src: str) -> str:
     defaults = dict(b.defaults)
     if isinstance(f.type, Verbatim):
-        return f'verbatim({src}) as t.{b.struct}["{f.name}"]'
+        return f'rt.verbatim({src}) as t.{b.struct}["{f.name}"]'
     if isinstance(f.type, ArrayOf):
-        return f"[...{src}]" if f.required else f"nonEmpty({src})"
+        return f"[...{src}]" if f.required else f"rt.nonEmpty({src})"
     if f.name in defaults:
         return f"{src} ?? {js(defaults[f.name])}"
     return src
@@ -112,21 +112,11 @@ def render(model: Model) -> dict[str, str]:
     if not model.builders:
         return {}
     builders = [ts_builder(model, b) for b in model.builders]
-    text = "\n".join(m for b in builders for m in b.members)
     sig = "\n".join(p for b in builders for p in b.params)
     ctx = {
         "m": model,
+        "target": FULL.target,
         "builders": builders,
-        "helpers": [
-            h
-            for h, used in (
-                ("defined", True),
-                ("nonEmpty", "nonEmpty(" in text),
-                ("stamp", any(b.envelope for b in builders)),
-                ("verbatim", "verbatim(" in text),
-            )
-            if used
-        ],
         "types": [x for x, used in (("JsonObjectInput", "JsonObjectInput" in sig), ("Stamp", "Stamp" in sig)) if used],
     }
     return {MODULE: environment().get_template("typescript/builders.ts.j2").render(**ctx)}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from typing import Any
 
 from ...model import (
@@ -25,6 +26,21 @@ from .._jinja import environment, wrap
 
 class UnsupportedShape(ValueError):
     """The schema uses a construct this target cannot express faithfully."""
+
+
+@dataclass(frozen=True)
+class Flavour:
+    """What a TypeScript target writes: `full` sits on the `omnimessage` npm package (imported by
+    that name, through the generated `runtime.ts`); `types` imports nothing outside its folder."""
+
+    target: str  # the target's name, as the files' header says it
+    runtime: bool  # builders, encoders, checkers and `runtime.ts`, on the npm package
+
+
+FULL = Flavour("typescript", runtime=True)
+TYPES = Flavour("typescript-types", runtime=False)
+# The npm package's entry for generated code: `register`, the builders' helpers (typescript/src/runtime.ts).
+RUNTIME_MODULE = "omnimessage/runtime"
 
 
 def upper_snake(name: str) -> str:
@@ -196,7 +212,7 @@ def param(name: str, body: list[str]) -> str:
     return name if used else "_" + name
 
 
-def context(model: Model) -> dict[str, Any]:
+def context(model: Model, flavour: Flavour = FULL) -> dict[str, Any]:
     """What every TypeScript template may use (each emitter adds its own)."""
     tag_pos = _tag_positions(model)
     payload_structs = {m for e in model.envelopes for m in model.payload_members(e)}
@@ -213,6 +229,9 @@ def context(model: Model) -> dict[str, Any]:
 
     return {
         "m": model,
+        "target": flavour.target,
+        "full": flavour.runtime,
+        "runtime_module": RUNTIME_MODULE,
         "structs": model.structs_in_dependency_order(),
         "envelope_names": {e.struct.name for e in model.envelopes},
         "payload_structs": payload_structs,
@@ -240,11 +259,11 @@ def context(model: Model) -> dict[str, Any]:
     }
 
 
-def render_template(model: Model, name: str, **extra: Any) -> dict[str, str]:
+def render_template(model: Model, name: str, flavour: Flavour = FULL, **extra: Any) -> dict[str, str]:
     """File `name` from template `typescript/<name>.j2`, with the common context and `extra`."""
     env = environment()
     env.filters["js"] = js
     env.filters["doc"] = doc
     env.filters["upper_snake"] = upper_snake
     env.filters["ts_type"] = ts_type
-    return {name: env.get_template(f"typescript/{name}.j2").render(**context(model), **extra)}
+    return {name: env.get_template(f"typescript/{name}.j2").render(**context(model, flavour), **extra)}

@@ -5,8 +5,8 @@ frozen array of its values; JSDoc from the schema descriptions."""
 from __future__ import annotations
 
 from ...model import Model
-from .common import render_template
+from .common import FULL, Flavour, render_template
 
 
-def render(model: Model) -> dict[str, str]:
-    return render_template(model, "types.ts")
+def render(model: Model, flavour: Flavour = FULL) -> dict[str, str]:
+    return render_template(model, "types.ts", flavour)

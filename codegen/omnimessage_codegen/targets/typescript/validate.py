@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ...model import AnyOf, ArrayOf, Const, EnumRef, Model, Prim, StructRef, TypeRef, UnionRef, Verbatim
-from .common import UnsupportedShape, array_helper_name, array_items, js, render_template
+from .common import FULL, Flavour, UnsupportedShape, array_helper_name, array_items, js, render_template
 
 
 def fast_expr(t: TypeRef, x: str) -> str:
@@ -38,10 +38,12 @@ def fast_expr(t: TypeRef, x: str) -> str:
     raise UnsupportedShape(f"cannot validate {t!r}")
 
 
-def render(model: Model) -> dict[str, str]:
+def render(model: Model, flavour: Flavour = FULL) -> dict[str, str]:
     fast = {
         st.name: [(f.name, f.required, fast_expr(f.type, f"f{i}")) for i, f in enumerate(st.fields)]
         for st in model.structs_in_dependency_order()
     }
     array_fast = {array_helper_name(t): fast_expr(t, "a[i]") for t in array_items(model)}
-    return render_template(model, "validate.ts", fast=fast, array_fast=array_fast)
+    exprs = " ".join([e for fields in fast.values() for _, _, e in fields] + list(array_fast.values()))
+    helpers = {h for h in ("isInt", "isNum") if f"{h}(" in exprs}  # only those used (`noUnusedLocals`)
+    return render_template(model, "validate.ts", flavour, helpers=helpers, fast=fast, array_fast=array_fast)

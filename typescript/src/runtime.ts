@@ -1,0 +1,103 @@
+/**
+ * The package's entry for generated code, `omnimessage/runtime` (package.json `exports`): what
+ * the `runtime.ts` that `omnimessage generate --target typescript` writes links to. Not meant for
+ * direct use; its contract with generated code is `register` and the helpers it hands back.
+ *
+ * `register` is the one check between generated code and this runtime: generated code calls it
+ * when it loads (the package's own `src/generated/` included) and gets the builders' helpers back,
+ * or an {@link IncompatibleSchemaError} that names both sides and what to do. Compatible means:
+ * - the schema: the same `urn:omnimessage:schema:` major version, and a minor.patch no newer than
+ *   this runtime's (the runtime decodes everything the generated types can describe);
+ * - the generator: a version this runtime's satisfies as a caret range (`^0.1.0`: 0.1.x from
+ *   0.1.0 on; `^1.2.0`: 1.x from 1.2.0 on), so every helper the generated code calls exists.
+ *
+ * @module
+ */
+
+import { defined, nonEmpty, stamp, verbatim } from "./builder-support.js";
+import { GENERATOR_VERSION, SCHEMA_ID } from "./generated/schema.js";
+
+export type { JsonObjectInput, Stamp } from "./builder-support.js";
+export type { OpaqueMessage } from "./codec.js";
+
+/** What generated code says about itself when it registers (its `schema.ts` constants). */
+export interface GeneratedCode {
+  /** The `$id` of the schema it was generated from (`SCHEMA_ID`). */
+  readonly schemaId: string;
+  /** The version of the generator that wrote it (`GENERATOR_VERSION`). */
+  readonly generatorVersion: string;
+}
+
+/** The helpers generated builders call, handed over by {@link register}. */
+export interface Runtime {
+  readonly defined: typeof defined;
+  readonly nonEmpty: typeof nonEmpty;
+  readonly stamp: typeof stamp;
+  readonly verbatim: typeof verbatim;
+}
+
+/** Generated code this runtime does not implement: thrown by {@link register}, naming both sides. */
+export class IncompatibleSchemaError extends Error {
+  override readonly name = "IncompatibleSchemaError";
+  constructor(
+    message: string,
+    /** What the generated code said about itself. */
+    readonly generated: GeneratedCode,
+  ) {
+    super(message);
+  }
+}
+
+const SCHEMA_PREFIX = "urn:omnimessage:schema:";
+const HELPERS: Runtime = Object.freeze({ defined, nonEmpty, stamp, verbatim });
+
+function semver(v: unknown): [number, number, number] | null {
+  const m = typeof v === "string" ? /^(\d{1,9})\.(\d{1,9})\.(\d{1,9})$/.exec(v) : null;
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
+}
+
+function newer(a: readonly number[], b: readonly number[]): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! > b[i]!;
+  return false;
+}
+
+/** A value quoted in a message: at most 80 characters of JSON (it comes from generated files). */
+function quote(v: unknown): string {
+  const s = JSON.stringify(typeof v === "string" ? v : String(v));
+  return s.length > 80 ? s.slice(0, 79) + '…"' : s;
+}
+
+/** Why `code` does not fit this runtime, or null when it does. */
+export function incompatibility(code: GeneratedCode): string | null {
+  const ours = semver(SCHEMA_ID.slice(SCHEMA_PREFIX.length))!;
+  const id = code?.schemaId;
+  const theirs = typeof id === "string" && id.startsWith(SCHEMA_PREFIX) ? semver(id.slice(SCHEMA_PREFIX.length)) : null;
+  if (theirs === null) return `its schema id ${quote(id)} is not ${SCHEMA_PREFIX}MAJOR.MINOR.PATCH`;
+  if (theirs[0] !== ours[0]) return `schema major versions differ (${theirs[0]} against this runtime's ${ours[0]})`;
+  if (newer(theirs, ours)) return `its schema ${id} is newer than this runtime's ${SCHEMA_ID}`;
+  const gen = semver(code.generatorVersion);
+  const run = semver(GENERATOR_VERSION)!;
+  if (gen === null) return `its generator version ${quote(code.generatorVersion)} is not MAJOR.MINOR.PATCH`;
+  const sameLine = gen[0] === run[0] && (gen[0] !== 0 || gen[1] === run[1]);
+  if (!sameLine || newer(gen, run)) return `generator ${code.generatorVersion} needs an omnimessage runtime ^${code.generatorVersion}`;
+  return null;
+}
+
+/**
+ * Register generated code with this runtime: the builders' helpers when it fits, otherwise an
+ * {@link IncompatibleSchemaError} saying why and how to fix it (regenerate with this runtime's
+ * version, or install the runtime the code was generated for).
+ */
+export function register(code: GeneratedCode): Runtime {
+  const why = incompatibility(code);
+  if (why !== null) {
+    throw new IncompatibleSchemaError(
+      `omnimessage: generated code (schema ${quote(code?.schemaId)}, generator ${quote(code?.generatorVersion)}) ` +
+        `does not fit this runtime (omnimessage ${GENERATOR_VERSION}, schema ${SCHEMA_ID}): ${why}. ` +
+        `Regenerate it with omnimessage ${GENERATOR_VERSION} (omnimessage generate --target typescript --out DIR), ` +
+        `or install the omnimessage npm package it was generated for.`,
+      code,
+    );
+  }
+  return HELPERS;
+}
