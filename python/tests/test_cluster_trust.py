@@ -15,27 +15,16 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from fake_listener import connected as _connected
+from fake_listener import listener
 
 pytest.importorskip("distributed")
 
 
 @pytest.fixture
 def scheduler() -> Iterator[tuple[socket.socket, str]]:
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    s.listen(8)
-    s.setblocking(False)
-    yield s, f"127.0.0.1:{s.getsockname()[1]}"
-    s.close()
-
-
-def _connected(s: socket.socket) -> bool:
-    try:
-        conn, _ = s.accept()
-    except BlockingIOError:
-        return False
-    conn.close()
-    return True
+    with listener() as s:
+        yield s, f"127.0.0.1:{s.getsockname()[1]}"
 
 
 def _validate(*argv: str, cwd: Path) -> subprocess.CompletedProcess[str]:

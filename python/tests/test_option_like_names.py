@@ -22,6 +22,8 @@ import pytest
 import yaml
 from action_harness import run_action
 from conftest import ROOT, needs
+from fake_listener import connected as _connected
+from fake_listener import listener
 
 EXAMPLES = ROOT / "examples"
 VICTIM = b"precious: not a report\n"
@@ -39,21 +41,8 @@ def _pre_commit_argv(hook: dict[str, object], files: list[str]) -> list[str]:
 @pytest.fixture
 def scheduler() -> Iterator[socket.socket]:
     """A fake Dask scheduler on loopback: it listens and records whether anyone connected."""
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    s.listen(8)
-    s.setblocking(False)
-    yield s
-    s.close()
-
-
-def _connected(s: socket.socket) -> bool:
-    try:
-        conn, _ = s.accept()
-    except BlockingIOError:
-        return False
-    conn.close()
-    return True
+    with listener() as s:
+        yield s
 
 
 @pytest.fixture

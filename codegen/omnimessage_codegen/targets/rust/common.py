@@ -32,15 +32,6 @@ def ident(name: str) -> str:
     return f"r#{name}" if name in KEYWORDS else name
 
 
-def upper_snake(name: str) -> str:
-    out = []
-    for i, ch in enumerate(name):
-        if ch.isupper() and i and not name[i - 1].isupper():
-            out.append("_")
-        out.append(ch.upper())
-    return "".join(out)
-
-
 def rust_str(s: str) -> str:
     """A Rust string literal."""
     return json.dumps(s, ensure_ascii=False)

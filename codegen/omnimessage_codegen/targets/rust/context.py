@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...model import Model, Struct, StructRef, UnionRef
-from .common import UnsupportedShape, camel, doc, encode_plan, ident, items, rust_str, upper_snake, variant
+from .._names import upper_snake
+from .common import UnsupportedShape, camel, doc, encode_plan, ident, items, rust_str, variant
 
 
 def enums(model: Model) -> list[dict[str, Any]]:

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from ...model import Model
 from .._jinja import environment
-from .common import camel, doc, rust_str, upper_snake
+from .._names import upper_snake
+from .common import camel, doc, rust_str
 
 
 def _path(path: tuple[str, ...]) -> str:

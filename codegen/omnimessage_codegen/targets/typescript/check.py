@@ -9,7 +9,8 @@ in schema order).
 from __future__ import annotations
 
 from ...model import AnyOf, ArrayOf, Const, EnumRef, Model, Prim, Struct, StructRef, TypeRef, UnionRef, Verbatim
-from .common import UnsupportedShape, array_helper_name, array_items, js, render_template, upper_snake
+from .._names import upper_snake
+from .common import UnsupportedShape, array_helper_name, array_items, js, render_template
 
 
 def msgspec_name(t: TypeRef) -> str:

@@ -22,6 +22,7 @@ from ...model import (
     Verbatim,
 )
 from .._jinja import environment, wrap
+from .._names import upper_snake
 
 
 class UnsupportedShape(ValueError):
@@ -41,15 +42,6 @@ FULL = Flavour("typescript", runtime=True)
 TYPES = Flavour("typescript-types", runtime=False)
 # The npm package's entry for generated code: `register`, the builders' helpers (typescript/src/runtime.ts).
 RUNTIME_MODULE = "omnimessage/runtime"
-
-
-def upper_snake(name: str) -> str:
-    out = []
-    for i, ch in enumerate(name):
-        if ch.isupper() and i and not name[i - 1].isupper():
-            out.append("_")
-        out.append(ch.upper())
-    return "".join(out)
 
 
 def js(value: object) -> str:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from ...model import Model
 from .._jinja import environment
-from .common import FULL, Flavour, upper_snake
+from .._names import upper_snake
+from .common import FULL, Flavour
 
 
 def render(model: Model, flavour: Flavour = FULL) -> dict[str, str]:
