@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, BinaryIO, NoReturn, TextIO, cast
 from . import __version__
 from ._atomic import atomic_replace
 from ._bytes_diff import canonical_diff
+from ._extras import install_hint
 from ._files import NotReadable, open_regular
 from ._sanitize import MAX_MESSAGE_CHARS, clip_text, sanitize, sanitize_lines
 from ._write_errors import STDOUT, NamedStream, named
@@ -207,7 +208,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     if missing:
         what = " and ".join(m.replace("_", "-") for m in missing)
         sys.stderr.write(f"omnimessage generate: --target {target.name} needs {what}, which the '{target.extra}' "
-                         f"extra installs: pip install 'omnimessage[{target.extra}]'\n")
+                         f"extra installs: {install_hint(target.extra or target.name)}\n")
         return EXIT_USAGE
     for path in generate(args.target, load_schema(), Path(args.out)):
         sys.stderr.write(f"wrote {path}\n")
@@ -283,7 +284,7 @@ types, validators and guards alone, importing nothing. msgspec or
 JSON.parse/JSON.stringify alone are not byte-exact.
 Each target in a fresh project: docs/bindings.md."""
 
-CODEGEN_EXTRA = "generate needs jinja2, which the 'codegen' extra installs: pip install 'omnimessage[codegen]'"
+CODEGEN_EXTRA = f"generate needs jinja2, which the 'codegen' extra installs: {install_hint('codegen')}"
 
 
 def cmd_generate_unavailable(args: argparse.Namespace) -> int:

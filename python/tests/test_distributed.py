@@ -301,7 +301,7 @@ def test_missing_extra_names_it(archive: Manifest, monkeypatch: pytest.MonkeyPat
     monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` raises ImportError
     assert validate_main([archive.root, "--dask", "local:1"]) == 2
     err = capsys.readouterr().err
-    assert "pip install 'omnimessage[dask]'" in err and "Traceback" not in err
+    assert "pip install 'dask[distributed]" in err and "Traceback" not in err
 
 
 @pytest.mark.parametrize("spec", ["local:0", "local:x", "no-such-scheduler-file"])

@@ -351,7 +351,7 @@ def test_a_missing_extra_is_named(monkeypatch: pytest.MonkeyPatch, capsys: pytes
     monkeypatch.setitem(sys.modules, hidden, None)  # `import hidden` now raises ImportError
     rc, _, err = _cli(capsys, url)
     assert rc == 2
-    assert f"pip install 'omnimessage[{extra}]'" in err
+    assert f"(the '{extra}' extra's packages)" in err and "pip install 'fsspec" in err
     assert "Traceback" not in err
 
 

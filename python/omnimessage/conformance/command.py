@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from .._extras import install_hint
 from .escaping import printable, sanitize, sanitize_lines
 from .expected_failures import ExpectedFailures, load_expected_failures, write_expected_failures
 from .fresh import DEFAULT_FRESH_CASES, MAX_FRESH_CASES, MAX_SEED, fresh_cases, new_seed
@@ -105,7 +106,7 @@ def missing_extra(baseline: str) -> str | None:
         return None
     return (
         f"the {baseline} baseline needs the `{extra}` extra, which is not installed: "
-        f"pip install 'omnimessage[{extra}]'"
+        f"{install_hint(extra)}"
     )
 
 

@@ -70,7 +70,7 @@ def validate_archive(
     An object or file that cannot be read is a failure in the report (`Report.failures`, `ok`
     false), never an exception. Raises ValueError for a bad argument, and
     :class:`~omnimessage.validate.storage.StorageError` when fsspec or the protocol's filesystem
-    is not installed (its message names the extra: `pip install 'omnimessage[s3]'`).
+    is not installed (its message names the extra and the pip command for its packages).
     """
     paths = ([os.fspath(url)] if isinstance(url, (str, os.PathLike))
              else [os.fspath(u) for u in url])

@@ -38,6 +38,7 @@ import sys
 from collections.abc import Callable, Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Final, cast
 
+from .._extras import install_hint
 from .._sanitize import sanitize
 from .inputs import Options, Root, Unit, UnitResult, resolve_subagents, run_unit
 
@@ -74,7 +75,7 @@ MAX_SUBAGENT_CHARS: Final = 1 << 20
 """Characters of child session ids a unit result carries back."""
 RETRIES: Final = 2
 """`retries=` of every task: how often a task that raised is run again."""
-INSTALL_HINT: Final = "--dask needs the dask extra: pip install 'omnimessage[dask]'"
+INSTALL_HINT: Final = f"--dask needs the dask extra: {install_hint('dask')}"
 
 
 class DaskUnavailable(Exception):

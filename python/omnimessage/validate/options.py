@@ -87,10 +87,10 @@ def configure(v: argparse.ArgumentParser) -> None:
                         help="validate N inputs in parallel processes (0: one per core; default 1)")
     spread.add_argument("--dask", metavar="ADDRESS",
                         help="validate the sessions on a Dask cluster: a scheduler address (tls://host:8786), a "
-                             "scheduler file, or local[:N] for N local worker processes (the dask extra: "
-                             "pip install 'omnimessage[dask]'; docs/scale.md). The scheduler can run code in this "
-                             "process: only tls:// with the Dask TLS configuration is accepted, tcp:// needs "
-                             "--dask-insecure; secret --storage-option values are refused (workers take "
+                             "scheduler file, or local[:N] for N local worker processes (the dask extra, whose "
+                             "packages are pip install 'dask[distributed]'; docs/scale.md). The scheduler can run "
+                             "code in this process: only tls:// with the Dask TLS configuration is accepted, tcp:// "
+                             "needs --dask-insecure; secret --storage-option values are refused (workers take "
                              "credentials from their own environment)")
     v.add_argument("--dask-insecure", action="store_true",
                    help="accept an unauthenticated --dask scheduler (tcp://): whoever answers at that address can "

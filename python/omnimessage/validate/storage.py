@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO, Final, cast
 
 from .. import _sanitize
+from .._extras import install_hint
 from .._files import open_regular
 from . import secrets
 from .inputs import FileUnit, SessionUnit, SkippedUnit, Unit, discover
@@ -145,7 +146,7 @@ def _scrubbed(text: str, pairs: Sequence[tuple[str, str]], limit: int) -> str:
 def _needs(url: str, what: str) -> StorageUnavailable:
     scheme = _scheme(url)
     extra = _EXTRA.get(scheme, "archive")
-    return StorageUnavailable(f"reading {scheme}:// URLs needs {what}: pip install 'omnimessage[{extra}]'")
+    return StorageUnavailable(f"reading {scheme}:// URLs needs {what}: {install_hint(extra)}")
 
 
 def filesystem(url: str, pairs: Sequence[tuple[str, str]]) -> tuple[Any, str]:
