@@ -1,7 +1,8 @@
 """The Rust binding where its users put it (issue 21): `omnimessage generate --target rust --out DIR`
 in a fresh crate that depends on the checkout's `rust/` by path, built and run offline (no
 registry: the crate has no dependencies); and the hostile file catalogue read by `omnimessage-rs
-canonicalize`, under a time limit, with the counts the catalogue states."""
+read`, under the catalogue's time and memory budget (peak RSS polled, and RLIMIT_AS, as in
+test_hostile_files.py), with the counts the catalogue states."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, needs
+from test_hostile_files import Sink, run_limited
 
 CARGO = shutil.which("cargo")
 RS_BIN = Path(os.environ.get("OMNIMESSAGE_RS_BIN", ROOT / "rust" / "target" / "release" / "omnimessage-rs"))
@@ -88,15 +90,42 @@ def _materialize(case: dict, path: Path) -> None:  # type: ignore[type-arg]
                 repeat -= n
 
 
+def _budget(case: dict, path: Path) -> tuple[float, float]:  # type: ignore[type-arg]
+    """The catalogue's time and peak-RSS budget for the file (its longest line counted)."""
+    doc = json.loads((ROOT / "conformance" / "hostile" / "catalogue.json").read_text())
+    b = {**doc["budget"], **case.get("budget", {})}
+    longest = run = 0
+    with path.open("rb") as fh:
+        while chunk := fh.read(1 << 20):
+            parts = chunk.split(b"\n")
+            run += len(parts[0])
+            for part in parts[1:]:
+                longest, run = max(longest, run), len(part)
+    longest = max(longest, run)
+    return float(b["seconds"]), float(b["rss_mib"]) + float(b["rss_mib_per_mib"]) * longest / (1 << 20)
+
+
 @needs("cargo")
 @pytest.mark.parametrize("case", _catalogue(), ids=lambda c: c["id"])
 def test_the_rust_reader_on_the_hostile_catalogue(case: dict, tmp_path: Path) -> None:  # type: ignore[type-arg]
     assert RS_BIN.is_file(), f"{RS_BIN} is not built (make rust-test)"
     path = tmp_path / "input.jsonl"
     _materialize(case, path)
-    run = subprocess.run([str(RS_BIN), "read", str(path)], capture_output=True, text=True, timeout=120)
-    assert run.returncode == 0, run.stderr[-2000:]
-    got = json.loads(run.stdout)
+    seconds, rss_mib = _budget(case, path)
+    out, err = Sink(), Sink()
+    run = run_limited(
+        "rust-read",
+        [str(RS_BIN), "read", str(path)],
+        seconds=seconds,
+        rss_mib=rss_mib,
+        address_space_mib=rss_mib * 2 + 1024,
+        stdout=out,
+        stderr=err,
+    )
+    print(f"{case['id']}: {run.peak_rss_mib:.1f} MiB peak of {rss_mib:.0f}, {run.seconds:.2f}s")
+    assert not run.problems, run.problems
+    assert run.returncode == 0, err.tail[-2000:].decode(errors="replace")
+    got = json.loads(out.tail.decode())
     want = case["expect"]
     assert (got["lines"], got["messages"], got["identical"]) == (want["lines"], want["messages"], want["identical"])
     assert got["refused"] == want["refused"]

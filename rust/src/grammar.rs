@@ -1,7 +1,7 @@
 //! Levels 1 and 2 of the precedence (schema/README.md section 4): the line is well-formed
 //! UTF-8, then one RFC 8259 value with nothing after it but whitespace, at most `MAX_DEPTH`
-//! containers deep. One pass, no allocation but the stack of open containers (at most
-//! `MAX_DEPTH` bytes); the refusals' pointer is `""` and the offset says where.
+//! containers deep. One pass, no heap allocation (the stack of open containers is `MAX_DEPTH`
+//! bytes on the frame); the refusals' pointer is `""` and the offset says where.
 
 use crate::error::{Category, DecodeError};
 use crate::generated::tables::MAX_DEPTH;
@@ -40,13 +40,15 @@ pub fn check(b: &[u8]) -> Result<(&str, usize), DecodeError> {
     if start == b.len() {
         return Err(json(start, "empty line: no JSON value"));
     }
-    let mut stack: Vec<u8> = Vec::new();
+    // the open containers, on the stack frame: no heap allocation per line
+    let mut stack = [0u8; MAX_DEPTH];
+    let mut depth = 0usize;
     let mut i = start;
     'value: loop {
         // a value at i
         match b.get(i) {
             Some(&c @ (b'{' | b'[')) => {
-                if stack.len() + 1 > MAX_DEPTH {
+                if depth + 1 > MAX_DEPTH {
                     return Err(DecodeError::line_level(
                         Category::TooDeep,
                         Some(i),
@@ -58,7 +60,8 @@ pub fn check(b: &[u8]) -> Result<(&str, usize), DecodeError> {
                 if b.get(j) == Some(&close) {
                     i = j + 1;
                 } else {
-                    stack.push(c);
+                    stack[depth] = c;
+                    depth += 1;
                     i = j;
                     if c == b'{' {
                         i = member_key(b, i)?;
@@ -72,7 +75,7 @@ pub fn check(b: &[u8]) -> Result<(&str, usize), DecodeError> {
         }
         // after a value: close containers or go to the next member or item
         loop {
-            let Some(&top) = stack.last() else {
+            let Some(&top) = depth.checked_sub(1).and_then(|d| stack.get(d)) else {
                 let j = skip_ws(b, i);
                 if j != b.len() {
                     return Err(DecodeError::line_level(
@@ -97,7 +100,7 @@ pub fn check(b: &[u8]) -> Result<(&str, usize), DecodeError> {
                 }
                 Some(&c) if c == close => {
                     i += 1;
-                    stack.pop();
+                    depth -= 1;
                 }
                 _ => {
                     return Err(json(
