@@ -93,8 +93,8 @@ def scaling(corpora_dir: Path, scale: float, *, quick: bool, required: bool = Fa
         import distributed
     except ImportError:
         if required:
-            raise SystemExit("bench: the scaling row needs distributed (the dask extra: pip install 'dask[distributed]')") from None
-        print("  scaling skipped: distributed is not installed (the dask extra: pip install 'dask[distributed]')", flush=True)
+            raise SystemExit("bench: the scaling row needs distributed (pip install 'dask[distributed]')") from None
+        print("  scaling skipped: distributed is not installed (pip install 'dask[distributed]')", flush=True)
         return {}
     import logging
 
