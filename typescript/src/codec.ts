@@ -1,8 +1,11 @@
 /**
  * The byte-exact codec: strict `decode`, canonical `encode`, `canonicalize`.
  *
- * Decoding has two paths that must agree (the tests check they do):
+ * Decoding has paths that must agree (the tests check they do):
  *
+ * - one-pass (`canonical.ts`): the generated readers (`generated/read.ts`) read a canonical line
+ *   in one walk, keys matched as exact literals, the message built as they go; anything else
+ *   (not canonical, invalid) gives up, and the fast path decides.
  * - fast: `JSON.parse`, the generated validators, then the generated encoders run against the
  *   input (`Verifier` of `verifier.ts`: a writer that compares instead of writing). When the canonical form is the input
  *   itself, the line was canonical, which also proves it had no duplicate keys and no
@@ -23,6 +26,7 @@ import { encodeMessage, writeMessage } from "./generated/encode.js";
 import { VERBATIM_LOCATIONS } from "./generated/schema.js";
 import type { OmniMessage } from "./generated/types.js";
 import { isValidMessage } from "./generated/validate.js";
+import { readCanonical } from "./canonical.js";
 import { decodeSlow } from "./decode-slow.js";
 import { DecodeError } from "./errors.js";
 import { OpaqueMessage } from "./opaque.js";
@@ -55,6 +59,15 @@ export interface DecodeOptions {
 export function decode(line: string | Uint8Array, options?: { lenient?: false }): OmniMessage;
 export function decode(line: string | Uint8Array, options: DecodeOptions): OmniMessage | OpaqueMessage;
 export function decode(line: string | Uint8Array, options?: DecodeOptions): OmniMessage | OpaqueMessage {
+  return decodeLine(line, options, true);
+}
+
+/**
+ * {@link decode}, with the one-pass path (`canonical.ts`) or without it (`onePass: false`: the
+ * general paths alone, which decide the same). Not part of the public API: the benchmark and the
+ * tests run both paths on the same lines.
+ */
+export function decodeLine(line: string | Uint8Array, options: DecodeOptions | undefined, onePass: boolean): OmniMessage | OpaqueMessage {
   const lenient = options?.lenient === true;
   const retain = options?.retainSource !== false;
   let text: string | null;
@@ -74,7 +87,7 @@ export function decode(line: string | Uint8Array, options?: DecodeOptions): Omni
     throw new TypeError("decode: the line must be a string or a Uint8Array");
   }
   try {
-    return decodeText(text, lenient, retain);
+    return decodeText(text, lenient, retain, onePass);
   } catch (e) {
     if (e instanceof RangeError) {
       // Engine limits (string length, memory): the line is too large for this process.
@@ -130,7 +143,7 @@ function startsWithObject(text: string): boolean {
 /** Longer lines (UTF-16 code units) skip the fast path, whose JSON.parse is not bounded by a small multiple of the line. */
 const FAST_PATH_MAX = 1 << 20;
 
-function decodeText(text: string, lenient: boolean, retain: boolean): OmniMessage | OpaqueMessage {
+function decodeText(text: string, lenient: boolean, retain: boolean, onePass: boolean): OmniMessage | OpaqueMessage {
   let end = text.length;
   if (end > 0 && text.charCodeAt(end - 1) === 10) end--;
   // Anything but an object goes straight to the strict scanner, which decides exactly: a
@@ -139,6 +152,10 @@ function decodeText(text: string, lenient: boolean, retain: boolean): OmniMessag
   // array of zeros): the plain reader only checks them.
   if (!startsWithObject(text)) return decodeSlow(text, lenient);
   if (text.length > FAST_PATH_MAX) return decodePlain(text) ?? decodeSlow(text, lenient);
+  if (onePass) {
+    const msg = readCanonical(text, end, retain);
+    if (msg !== null) return msg;
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -18,7 +18,7 @@ function next(t: string, needle: string, from: number): number {
 }
 
 /** `\u00XX` is the canonical escape of the control characters without a short one. */
-function canonicalUnicodeEscape(t: string, b: number): boolean {
+export function canonicalUnicodeEscape(t: string, b: number): boolean {
   // \u 0 0 [0-1] [0-9a-f], lower-case, and not \b \t \n \f \r (which have short forms).
   if (t.charCodeAt(b + 2) !== 48 || t.charCodeAt(b + 3) !== 48) return false;
   const h = t.charCodeAt(b + 4);

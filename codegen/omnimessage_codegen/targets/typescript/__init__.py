@@ -1,7 +1,7 @@
 """Targets `typescript` and `typescript-types`: one emitter module per file (see each module).
 
 `typescript` (full) writes `types.ts`, `schema.ts`, `validate.ts`, `encode.ts`, `check.ts`,
-`runtime.ts`, `builders.ts`, `guards.ts` and `index.ts`: the generated half of the npm package
+`read.ts`, `runtime.ts`, `builders.ts`, `guards.ts` and `index.ts`: the generated half of the npm package
 (`typescript/src/generated/` is this output), and in a user's project code that sits on the
 package. `runtime.ts` is its only module that imports anything outside the folder, and imports it
 by the package's name (`omnimessage/runtime`): loading it registers the code with the runtime,
@@ -18,7 +18,7 @@ from __future__ import annotations
 from functools import partial
 
 from .. import Target
-from . import builders, check, encode, guards, index, runtime, schema, types, validate
+from . import builders, check, encode, guards, index, read, runtime, schema, types, validate
 from .common import TYPES, UnsupportedShape
 
 __all__ = ["TARGET", "TYPES_TARGET", "UnsupportedShape"]
@@ -27,7 +27,8 @@ TARGET = Target(
     "typescript",
     "types, validators, encoders, builders and guards on the omnimessage npm package (imported by name), its codec",
     (
-        types.render, schema.render, validate.render, encode.render, check.render, runtime.render, index.render,
+        types.render, schema.render, validate.render, encode.render, check.render, read.render, runtime.render,
+        index.render,
         builders.render, guards.render,
     ),
 )

@@ -1,0 +1,215 @@
+/**
+ * The decoder's one-pass path: the generated readers (`generated/read.ts`, one per object of the
+ * schema) walk a canonical line once, matching its keys and punctuation as exact literals and
+ * building the message as they go; `CanonicalReader` hands them the line's tokens, and reads only
+ * canonical spellings (a string as `JSON.stringify` writes its value, a number as ECMAScript
+ * spells it). A line they read is one the general path accepts too, as the very same message
+ * with the very same retained source: anything else (a space, another key order, an escape
+ * `JSON.stringify` does not write, any error) gives up, and the general path decides.
+ *
+ * Strings are sliced from the line, not copied: a message keeps its line alive as long as it lives
+ * (as it does anyway with `retainSource`, the default).
+ *
+ * @module
+ */
+
+import { readMessage, type Reader } from "./generated/read.js";
+import type { VerbatimShape } from "./generated/schema.js";
+import type { OmniMessage } from "./generated/types.js";
+import { objectEnd } from "./object-end.js";
+import { trustedRawJson } from "./raw.js";
+import { SOURCE, canonicalUnicodeEscape, type Kept } from "./verifier.js";
+
+/** Thrown by {@link CanonicalReader.fail}: the line is left to the general path. */
+const GIVE_UP: unique symbol = Symbol("omnimessage.readCanonical.giveUp");
+
+/** The index of the next `needle` at or after `from`, or the text's length. */
+function next(t: string, needle: string, from: number): number {
+  const i = t.indexOf(needle, from);
+  return i < 0 ? t.length : i;
+}
+
+const CONTROL = /[\u0000-\u001f]/g;
+
+/** The index of the next raw control character at or after `from`, or the text's length. */
+function nextControl(t: string, from: number): number {
+  CONTROL.lastIndex = from;
+  return CONTROL.test(t) ? CONTROL.lastIndex - 1 : t.length;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** The tokens of one line for the generated readers: canonical spellings only. */
+class CanonicalReader implements Reader {
+  pos = 0;
+  /** Each string and verbatim value read, then where its token ends (what the `Verifier` of `verifier.ts` keeps). */
+  readonly values: unknown[] = [];
+  // The next quote, backslash and raw control character at or after the last search (the line's
+  // length when there is none): searches only move forward, so a line stays linear.
+  private quote = -1;
+  private backslash = -1;
+  private control = -1;
+
+  constructor(readonly text: string) {}
+
+  fail(): never {
+    throw GIVE_UP;
+  }
+
+  lit(piece: string): boolean {
+    if (!this.text.startsWith(piece, this.pos)) return false;
+    this.pos += piece.length;
+    return true;
+  }
+
+  need(piece: string): void {
+    if (!this.text.startsWith(piece, this.pos)) throw GIVE_UP;
+    this.pos += piece.length;
+  }
+
+  peek(): number {
+    return this.text.charCodeAt(this.pos);
+  }
+
+  bool(): boolean {
+    if (this.lit("true")) return true;
+    if (this.lit("false")) return false;
+    throw GIVE_UP;
+  }
+
+  tag(): string {
+    const t = this.text;
+    const p = this.pos;
+    if (t.charCodeAt(p) !== 34) throw GIVE_UP;
+    const q = t.indexOf('"', p + 1);
+    if (q < 0) throw GIVE_UP;
+    this.pos = q + 1;
+    // A text with a backslash or a control character in it is no discriminator of the schema's.
+    return t.slice(p + 1, q);
+  }
+
+  /**
+   * A string token is canonical when its escapes are the ones `JSON.stringify` writes (`\\"`,
+   * `\\\\`, the short ones, lower-case `\\u00XX` for the other control characters) and it holds
+   * no raw control character. Without escapes its value is a slice of the line; with them,
+   * `JSON.parse` of the token (checked valid) makes it.
+   */
+  str(): string {
+    const t = this.text;
+    const p = this.pos;
+    if (t.charCodeAt(p) !== 34) throw GIVE_UP;
+    let q = this.quote;
+    if (q <= p) q = this.quote = next(t, '"', p + 1);
+    let b = this.backslash;
+    if (b <= p) b = this.backslash = next(t, "\\", p + 1);
+    let c = this.control;
+    if (c <= p) c = this.control = nextControl(t, p + 1);
+    let value: string;
+    if (q < b) {
+      if (c < q) throw GIVE_UP;
+      value = t.slice(p + 1, q);
+    } else {
+      // b < q, or both are the line's end (the escape check then fails).
+      do {
+        const e = t.charCodeAt(b + 1);
+        let j: number;
+        if (e === 34 || e === 92 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) j = b + 2;
+        else if (e === 117 && canonicalUnicodeEscape(t, b)) j = b + 6;
+        else throw GIVE_UP;
+        if (q < j) q = this.quote = next(t, '"', j); // that quote was escaped
+        b = this.backslash = next(t, "\\", j);
+      } while (b < q);
+      if (q === t.length || c < q) throw GIVE_UP;
+      value = JSON.parse(t.slice(p, q + 1)) as string;
+    }
+    this.pos = q + 1;
+    this.values.push(value, q + 1);
+    return value;
+  }
+
+  /**
+   * A number token is canonical when it is what `String` writes of its value: an integer of at
+   * most 15 digits (exact in a double) is, unless it is `-0` or has a leading zero (the next
+   * literal then fails); any other token is compared with `String(Number(token))`.
+   */
+  num(): number {
+    const t = this.text;
+    const s = this.pos;
+    let p = s;
+    let c = t.charCodeAt(p);
+    const neg = c === 45;
+    if (neg) c = t.charCodeAt(++p);
+    let v = 0;
+    if (c === 48) c = t.charCodeAt(++p);
+    else if (c >= 49 && c <= 57) {
+      do {
+        v = v * 10 + (c - 48);
+        c = t.charCodeAt(++p);
+      } while (isDigit(c));
+    } else throw GIVE_UP;
+    if (c !== 46 && c !== 101 && c !== 69 && p - s <= 15) {
+      if (neg && v === 0) throw GIVE_UP; // -0 is written 0
+      this.pos = p;
+      return neg ? -v : v;
+    }
+    if (c === 46) {
+      if (!isDigit(t.charCodeAt(++p))) throw GIVE_UP;
+      while (isDigit(t.charCodeAt(++p)));
+      c = t.charCodeAt(p);
+    }
+    if (c === 101 || c === 69) {
+      c = t.charCodeAt(++p);
+      if (c === 43 || c === 45) c = t.charCodeAt(++p);
+      if (!isDigit(c)) throw GIVE_UP;
+      while (isDigit(t.charCodeAt(++p)));
+    }
+    const token = t.slice(s, p);
+    const n = Number(token);
+    if (String(n) !== token) throw GIVE_UP;
+    this.pos = p;
+    return n;
+  }
+
+  /**
+   * A verbatim object: its span (as the fast path finds it, depth and scalar-map shape checked),
+   * then `JSON.parse` of it, which checks its grammar. Kept as its exact text.
+   */
+  verbatim(shape: VerbatimShape, depth: number): unknown {
+    const t = this.text;
+    const end = objectEnd(t, this.pos, depth, shape === "scalar_map");
+    if (end < 0) throw GIVE_UP;
+    const source = t.slice(this.pos, end);
+    try {
+      JSON.parse(source);
+    } catch {
+      throw GIVE_UP;
+    }
+    const raw = trustedRawJson(source);
+    this.values.push(raw, end);
+    this.pos = end;
+    return raw;
+  }
+}
+
+/**
+ * The message of a canonical line, read in one pass (`end`: the line's length without its one
+ * trailing line feed), its source kept when `retain`; null when the general path must decide.
+ */
+export function readCanonical(text: string, end: number, retain: boolean): OmniMessage | null {
+  const r = new CanonicalReader(text);
+  let msg: OmniMessage;
+  try {
+    msg = readMessage(r);
+  } catch (e) {
+    if (e === GIVE_UP) return null;
+    throw e;
+  }
+  if (r.pos !== end) return null;
+  if (retain) {
+    const kept: Kept = { text: end === text.length ? text : text.slice(0, end), values: r.values };
+    Object.defineProperty(msg, SOURCE, { value: kept });
+  }
+  return msg;
+}
