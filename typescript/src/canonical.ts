@@ -29,13 +29,8 @@ function next(t: string, needle: string, from: number): number {
   return i < 0 ? t.length : i;
 }
 
-const CONTROL = /[\u0000-\u001f]/g;
-
-/** The index of the next raw control character at or after `from`, or the text's length. */
-function nextControl(t: string, from: number): number {
-  CONTROL.lastIndex = from;
-  return CONTROL.test(t) ? CONTROL.lastIndex - 1 : t.length;
-}
+/** The characters of a string token up to its end, its first escape or a raw control character. */
+const PLAIN = /[^"\\\u0000-\u001f]*/y;
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
@@ -46,11 +41,6 @@ class CanonicalReader implements Reader {
   pos = 0;
   /** Each string and verbatim value read, then where its token ends (what the `Verifier` of `verifier.ts` keeps). */
   readonly values: unknown[] = [];
-  // The next quote, backslash and raw control character at or after the last search (the line's
-  // length when there is none): searches only move forward, so a line stays linear.
-  private quote = -1;
-  private backslash = -1;
-  private control = -1;
 
   constructor(readonly text: string) {}
 
@@ -93,36 +83,40 @@ class CanonicalReader implements Reader {
   /**
    * A string token is canonical when its escapes are the ones `JSON.stringify` writes (`\\"`,
    * `\\\\`, the short ones, lower-case `\\u00XX` for the other control characters) and it holds
-   * no raw control character. Without escapes its value is a slice of the line; with them,
-   * `JSON.parse` of the token (checked valid) makes it.
+   * no raw control character. Without escapes its value is a slice of the line (one search, by
+   * {@link PLAIN}); with them, the escapes are checked one by one (searches that only move forward),
+   * then `JSON.parse` of the token makes its value (and refuses a raw control character).
    */
   str(): string {
     const t = this.text;
     const p = this.pos;
     if (t.charCodeAt(p) !== 34) throw GIVE_UP;
-    let q = this.quote;
-    if (q <= p) q = this.quote = next(t, '"', p + 1);
-    let b = this.backslash;
-    if (b <= p) b = this.backslash = next(t, "\\", p + 1);
-    let c = this.control;
-    if (c <= p) c = this.control = nextControl(t, p + 1);
+    PLAIN.lastIndex = p + 1;
+    PLAIN.test(t);
+    let q = PLAIN.lastIndex;
     let value: string;
-    if (q < b) {
-      if (c < q) throw GIVE_UP;
-      value = t.slice(p + 1, q);
-    } else {
-      // b < q, or both are the line's end (the escape check then fails).
+    const e0 = t.charCodeAt(q);
+    if (e0 === 34) value = t.slice(p + 1, q);
+    else if (e0 !== 92) throw GIVE_UP; // a raw control character, or the line's end
+    else {
+      // Escapes from `q` on: each one canonical; the token ends at the first quote not escaped.
+      let b = q;
+      q = next(t, '"', b);
       do {
         const e = t.charCodeAt(b + 1);
         let j: number;
         if (e === 34 || e === 92 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) j = b + 2;
         else if (e === 117 && canonicalUnicodeEscape(t, b)) j = b + 6;
         else throw GIVE_UP;
-        if (q < j) q = this.quote = next(t, '"', j); // that quote was escaped
-        b = this.backslash = next(t, "\\", j);
+        if (q < j) q = next(t, '"', j); // that quote was escaped
+        b = next(t, "\\", j);
       } while (b < q);
-      if (q === t.length || c < q) throw GIVE_UP;
-      value = JSON.parse(t.slice(p, q + 1)) as string;
+      if (q === t.length) throw GIVE_UP;
+      try {
+        value = JSON.parse(t.slice(p, q + 1)) as string; // a raw control character throws
+      } catch {
+        throw GIVE_UP;
+      }
     }
     this.pos = q + 1;
     this.values.push(value, q + 1);
@@ -203,7 +197,8 @@ export function readCanonical(text: string, end: number, retain: boolean): OmniM
   try {
     msg = readMessage(r);
   } catch (e) {
-    if (e === GIVE_UP) return null;
+    // A RangeError is an engine limit (a regular expression's stack, say): the general paths decide.
+    if (e === GIVE_UP || e instanceof RangeError) return null;
     throw e;
   }
   if (r.pos !== end) return null;
