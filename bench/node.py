@@ -15,7 +15,7 @@ WORKER = ROOT / "typescript" / "bench" / "worker.mjs"
 
 NODE_IMPLS = [
     ("decode_validate", "omnimessage-typescript", ""),
-    ("decode_validate", "omnimessage-typescript-json-parse", "without the one-pass readers: JSON.parse, validators, verifier"),
+    ("decode_validate", "omnimessage-typescript-json-parse", "no one-pass readers: JSON.parse, validators, verifier"),
     ("decode_validate", "json-parse", "JSON.parse only: the floor"),
     ("decode_validate", "json-parse+ajv", "JSON.parse + ajv (2020-12, compiled)"),
     ("roundtrip", "omnimessage-typescript", "an unchanged decoded message encodes to its retained line (checked)"),

@@ -21,6 +21,7 @@ from ...model import (
     ArrayOf,
     Const,
     EnumRef,
+    Field,
     Model,
     Prim,
     Struct,
@@ -42,7 +43,7 @@ from .common import (
 )
 
 # A field read: `None` stands for the struct's `type` discriminator.
-Entry = tuple[str, object]
+Entry = tuple[str, Field | None]
 
 
 @dataclass
@@ -160,7 +161,6 @@ def struct_reader(model: Model, st: Struct, ents: list[Entry], start: int, reads
             written = True
             members.append(f"type: {js(st.tag)}")
             continue
-        assert hasattr(f, "required") and hasattr(f, "type")
         value = read_value(model, f.type, f"f{i}", "d + 1", f"{st.name}.{name}", reads)
         if f.required:
             if dynamic:
@@ -257,7 +257,9 @@ def array_reader(model: Model, item: TypeRef, reads: Reads) -> list[str]:
 def render(model: Model) -> dict[str, str]:
     tag_pos = _tag_positions(model)
     reads = Reads(set(), set())
-    used = [u for u in usage(model)["unions"] if isinstance(u, Union_)]
+    referenced = usage(model)["unions"]
+    assert isinstance(referenced, list)
+    used = [u for u in referenced if isinstance(u, Union_)]
     union_members = {m for u in used for m in u.members} | {e.struct.name for e in model.envelopes}
     unions = {u.name: union_reader(model, u.name, list(u.members), tag_pos, reads) for u in used}
     root = union_reader(model, "OmniMessage", [e.struct.name for e in model.envelopes], tag_pos, reads)
