@@ -24,8 +24,11 @@ def decode_fast(data: bytes, t: Tables = RUNTIME) -> Message | None:
     except (msgspec.DecodeError, msgspec.ValidationError, RecursionError, MemoryError):
         return None
     # msgspec checked types, enums, required and unknown fields and ranges. What it cannot
-    # see (duplicate keys, non-canonical spelling) is settled by re-encoding: equal bytes
-    # prove the line canonical; anything else takes the slow path, which decides exactly.
+    # see (duplicate keys, non-canonical spelling) is settled by the native verifier when it
+    # is built (one pass over the line), else by re-encoding: equal bytes prove the line
+    # canonical; anything else takes the slow path, which decides exactly.
+    if t.canonical is not None:
+        return cast(Message, msg) if t.canonical(data) else None
     payload = msg.payload
     ptype = type(payload)
     if ptype in t.verbatim and not _verbatim_shapes_ok(msg, t.verbatim):

@@ -12,6 +12,7 @@ from typing import Any, Final, NamedTuple
 
 import msgspec
 
+from ._accel_select import CANONICAL
 from ._generated.models import ENVELOPE_TAGS, NUMBER_LOCATIONS, VERBATIM_LOCATIONS, Message
 
 
@@ -22,6 +23,8 @@ class Tables(NamedTuple):
     numbers: Mapping[Any, Any]  # NUMBER_LOCATIONS
     unknown: Callable[[object], TypeError]  # the error for a value `encode` cannot take
     adopt: Callable[[Any], Any] | None  # a slow-path result (the runtime's structs) in these types; None: the same
+    # The native proof of canonical form for these structs (omnimessage._accel), or None: re-encode and compare.
+    canonical: Callable[[bytes], bool] | None = None
 
 
 def _unknown(msg: object) -> TypeError:
@@ -31,4 +34,4 @@ def _unknown(msg: object) -> TypeError:
 
 
 RUNTIME: Final = Tables(msgspec.json.Decoder(Message), dict(ENVELOPE_TAGS), VERBATIM_LOCATIONS, NUMBER_LOCATIONS,
-                        _unknown, None)
+                        _unknown, None, CANONICAL)
