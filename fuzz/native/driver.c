@@ -4,6 +4,9 @@
  * lines); each round copies a seed (or a splice of two) into an exactly sized heap buffer, applies
  * a few random byte edits, and runs the verifier, so a read past the line is a sanitizer report.
  *
+ * Built with -DOMV_DIFFERENTIAL, every input also goes through the portable scalar build of the
+ * verifier, which must give the same answer.
+ *
  *   driver SECONDS SEED_DIR [RNG_SEED]   -> prints "Done N runs (A accepted)" and exits 0
  */
 #include <dirent.h>
@@ -14,6 +17,23 @@
 #include <time.h>
 
 #include "verify.h"
+
+#ifdef OMV_DIFFERENTIAL
+/* verify.c built a second time with -DOMV_SCALAR_ONLY (fuzz/native/run.sh): it must agree. */
+int omv_canonical_scalar(const unsigned char *data, size_t n);
+
+static int check(const unsigned char *data, size_t n) {
+    int a = omv_canonical(data, n), b = omv_canonical_scalar(data, n);
+    if (a != b) {
+        fprintf(stderr, "the SWAR and the scalar verifier disagree (%d, %d) on %zu bytes:\n", a, b, n);
+        fwrite(data, 1, n, stderr);
+        abort();
+    }
+    return a;
+}
+#else
+#define check omv_canonical
+#endif
 
 typedef struct {
     unsigned char *data;
@@ -132,7 +152,7 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < nseeds; i++) { /* every seed as is, exactly sized */
         unsigned char *buf = malloc(seeds[i].len);
         memcpy(buf, seeds[i].data, seeds[i].len);
-        seed_accepted += (size_t)omv_canonical(buf, seeds[i].len);
+        seed_accepted += (size_t)check(buf, seeds[i].len);
         free(buf);
     }
     unsigned long long runs = 0;
@@ -142,7 +162,7 @@ int main(int argc, char **argv) {
             size_t len = mutate(seeds, nseeds, scratch, cap);
             unsigned char *buf = malloc(len ? len : 1);
             memcpy(buf, scratch, len);
-            accepted += (size_t)omv_canonical(buf, len);
+            accepted += (size_t)check(buf, len);
             free(buf);
         }
     }

@@ -93,7 +93,8 @@ def _decode(data: bytes | bytearray | memoryview | str, lenient: bool, t: Tables
     try:
         if type(data) is not bytes:
             data = _as_bytes(data)
-        msg = _decode_fast(data, t)
+        native = t.native  # the native accelerator's fast path in one call, else the pure one
+        msg = native(data) if native is not None else _decode_fast(data, t)
         if msg is not None:
             return msg
         slow = _decode_slow(data, lenient)

@@ -1,6 +1,7 @@
 /* The canonical-form verifier: see verify.h. Facts from schema/README.md (canonical form) and the
  * Rust binding's one-pass grammar (rust/src/grammar.rs, number.rs, strings.rs); every branch that
  * is not sure answers 0, and the Python slow path decides. Scalar code only (no vector path). */
+#include <stdint.h>
 #include <string.h>
 
 #include "verify.h"
@@ -31,6 +32,24 @@ static const unsigned char SPECIAL[256] = {
 };
 
 static int is_digit(int b) { return b >= '0' && b <= '9'; }
+
+/* Skips the plain bytes of a string (no `"`, `\`, control or non-ASCII byte). Eight at a time
+ * (SWAR, portable C: a word with none of them is skipped whole), unless OMV_SCALAR_ONLY, the plain
+ * byte loop that `make fuzz` also runs (fuzz/native/run.sh builds both). */
+static void skip_plain(cur *c) {
+#ifndef OMV_SCALAR_ONLY
+    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+    while (c->end - c->p >= 8) {
+        uint64_t x;
+        memcpy(&x, c->p, 8);
+        uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+        uint64_t special = (x | ((q - ones) & ~q) | ((b - ones) & ~b) | (x - ones * 0x20)) & highs;
+        if (special) break;
+        c->p += 8;
+    }
+#endif
+    while (c->p < c->end && !SPECIAL[*c->p]) c->p++;
+}
 
 static int hex_value(int b) {
     if (b >= '0' && b <= '9') return b - '0';
@@ -72,7 +91,7 @@ static int utf8_sequence(cur *c) {
 static int string(cur *c, int canonical) {
     c->p++;
     for (;;) {
-        while (c->p < c->end && !SPECIAL[*c->p]) c->p++;
+        skip_plain(c);
         if (c->p >= c->end) return 0;
         unsigned b = *c->p;
         if (b == '"') {
