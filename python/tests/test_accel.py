@@ -116,9 +116,11 @@ def test_the_verifier_refuses_what_only_re_encoding_would_show() -> None:
     assert canonical(ok % b"a\\u001fb\\n\xc3\xa9")
     for bad in (b"\\u0041", b"\\/", b"\\u001F", b"\\u000a", b"\\ud800", b"\xed\xa0\x80", b"\xc0\xaf", b"\xff"):
         assert not canonical(ok % bad), bad
-    num = b'{"timestamp":"t","type":"event_msg","payload":{"type":"request_end","status":"ok","retry_in_ms":%s}}'
-    for good in (b"0", b"12", b"12.5", b"0.000001", b"9007199254740991"):
-        assert canonical(num % good) == (decode_fast(num % good, PURE) is not None), good
+    num = (b'{"timestamp":"t","type":"event_msg","payload":{"type":"request_end","status":"retryable",'
+           b'"error_code":"timeout","error_message":"m","attempt":1,"retry_in_ms":%s}}')
+    for good in (b"0", b"12", b"12.5", b"0.000001", b"9007199254740991", b"123456789012.125"):
+        assert canonical(num % good) and decode_fast(num % good, PURE) is not None, good
+        assert _accel.decode(num % good) == decode_fast(num % good, PURE), good
     for bad in (b"-0", b"1.50", b"1e3", b"1E3", b"0.0000001", b"9007199254740992", b"1.0000000000000001"):
         assert not canonical(num % bad), bad
 
