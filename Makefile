@@ -21,8 +21,8 @@ export OMNIMESSAGE_RS_BIN ?= $(CURDIR)/$(RS_DIR)/target/release/omnimessage-rs
 #   file is the generator's, so a file it no longer writes is reported too;
 # - the conformance fixture builders, each with `--check` (a temporary build compared with its folder);
 # - docs/rules.md, rendered from the validator's rule registry.
-GENERATED := python:python/omnimessage/_generated markdown:docs typescript:typescript/src/generated rust:rust/src/generated pydantic:conformance/baselines/pydantic
-OWNED     := python/omnimessage/_generated typescript/src/generated rust/src/generated
+GENERATED := python:python/omnimessage/_generated c:python/omnimessage/_native/generated markdown:docs typescript:typescript/src/generated rust:rust/src/generated pydantic:conformance/baselines/pydantic
+OWNED     := python/omnimessage/_generated python/omnimessage/_native/generated typescript/src/generated rust/src/generated
 BUILDERS  := conformance/tools/generate.py conformance/validator/build.py conformance/producers/build.py schema/versions/build.py
 RULES_DOC := docs/rules.md
 
@@ -32,7 +32,10 @@ setup: $(STAMP) $(TS_STAMP)
 
 # Editable: python/, codegen/ and dev/ (the dev-only omnimessage_dev package: the synthetic-message
 # generator, the validator bench; never in the wheel) go on the path (hatch dev-mode-dirs).
-$(STAMP): pyproject.toml constraints.txt
+# The build hook (hatch_build.py) compiles the native accelerator in place: a change to its C
+# sources or its generated table reinstalls.
+NATIVE_SRC := hatch_build.py $(wildcard python/omnimessage/_native/*.[ch] python/omnimessage/_native/generated/*.h)
+$(STAMP): pyproject.toml constraints.txt $(NATIVE_SRC)
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -c constraints.txt -e '.[dev,bench]'
 	@touch $(STAMP)
@@ -110,7 +113,8 @@ bench-quick: setup
 	  test "$$n" -gt 0 || { cat .bench-quick.log; echo "bench-quick: the harness measured nothing"; exit 1; }; \
 	  echo "bench-quick: the harness ran every task ($$n measurements)"
 
-# Coverage-guided fuzzing (atheris): the decoder and the validator, FUZZ_SECONDS each, seeded from
+# Coverage-guided fuzzing (atheris): the decoder and the validator, FUZZ_SECONDS each, then the native
+# canonical-form verifier (fuzz/native/: gcc -fsanitize=address,undefined, a mutation driver), seeded from
 # the conformance fixtures and conformance/validator/ with a dictionary from the schema; crashes and
 # inputs slower than 10 s land in fuzz/crashes-new/ (make it a fixture in fuzz/crashes/, then fix).
 FUZZ_SECONDS ?= 600
@@ -124,7 +128,10 @@ fuzz: setup
 	  echo "== fuzz_$$t: $(FUZZ_SECONDS) s"; \
 	  $(BIN)/python fuzz/fuzz_$$t.py $(FUZZ_CORPUS)/$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	    -dict=$(FUZZ_CORPUS)/omnimessage.dict -artifact_prefix=fuzz/crashes-new/$$t- -print_final_stats=1 || rc=1; \
-	done; exit $$rc
+	done; \
+	echo "== fuzz_native: $(FUZZ_SECONDS) s"; \
+	bash fuzz/native/run.sh $(FUZZ_SECONDS) $(FUZZ_CORPUS)/decode || rc=1; \
+	exit $$rc
 
 # Differential fuzzing, Python against TypeScript on the same generated and mutated lines
 # (fuzz/differential.py): DIFF_INPUTS inputs; disagreements land in fuzz/crashes-new/.
@@ -138,9 +145,10 @@ FC_RUNS ?= 100000
 fuzz-ts: setup
 	cd $(TS_DIR) && npm run --silent build && OMNIMESSAGE_FC_RUNS=$(FC_RUNS) npm run --silent fuzz
 
-# The short forms, in make test: FUZZ_SHORT_SECONDS (15 s) per atheris target, as long of
-# differential fuzzing (the fast-check short run is part of ts-test). Red unless both atheris targets
-# ran to libFuzzer's final `Done N runs` line: a missing atheris or a fuzzer that cannot start fails.
+# The short forms, in make test: FUZZ_SHORT_SECONDS (15 s) per atheris target and of the native
+# verifier under ASan+UBSan, as long of differential fuzzing (the fast-check short run is part of
+# ts-test). Red unless every target ran to its final `Done N runs` line: a missing atheris or
+# compiler, or a fuzzer that cannot start, fails.
 FUZZ_SHORT_SECONDS ?= 15
 FUZZ_SHOWN := ^(== fuzz_|Done|stat::number_of_executed_units|==[0-9]+== ERROR)|new seeds in|dictionary entries|atheris is not installed
 FUZZ_NOISE := ^(INFO: |WARNING: Failed to find function|\#[0-9]+[[:space:]]|Dictionary: |\#\#\#\#\#\# |"|stat::)
@@ -148,7 +156,7 @@ fuzz-short:
 	@log=$$(mktemp); trap 'rm -f "$$log"' EXIT; rc=0; \
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SHORT_SECONDS) 2>&1 | tee "$$log" \
 	  | { grep -E '$(FUZZ_SHOWN)' || true; } || rc=1; \
-	for t in decode validate; do \
+	for t in decode validate native; do \
 	  awk -v t="fuzz_$$t:" '$$1 == "==" && $$2 ~ /^fuzz_/ { cur = $$2 } cur == t && /^Done [0-9]+ runs/ { ok = 1 } END { exit !ok }' "$$log" \
 	    || { echo "fuzz-short: fuzz_$$t did not run to the end (no libFuzzer 'Done N runs' line)"; rc=1; }; \
 	done; \

@@ -50,6 +50,23 @@ def _om_decode(lines: Lines) -> Result:
     return ok, None
 
 
+def _om_decode_pure(lines: Lines) -> Result:
+    """`om.decode` with the pure-Python proof of canonical form (encode and compare), what
+    OMNIMESSAGE_PURE=1 selects: the side-by-side row of the native accelerator (issue 26)."""
+    from omnimessage._tables import RUNTIME
+    from omnimessage.codec import _decode
+
+    pure = RUNTIME._replace(native=None)
+    ok = 0
+    for line in lines:
+        try:
+            _decode(line, False, pure)
+            ok += 1
+        except om.DecodeError:
+            pass
+    return ok, None
+
+
 def _msgspec_untyped(lines: Lines) -> Result:
     dec = msgspec.json.Decoder().decode
     for line in lines:
@@ -163,6 +180,8 @@ def _msgspec_roundtrip(lines: Lines) -> Result:
 def python_impls() -> list[Impl]:
     impls = [
         Impl("decode_validate", "omnimessage-python", _om_decode),
+        Impl("decode_validate", "omnimessage-python-pure", _om_decode_pure,
+             "the pure-Python fallback (OMNIMESSAGE_PURE=1)"),
         Impl("decode_validate", "msgspec-untyped", _msgspec_untyped, "parse only: the floor"),
         Impl("decode_validate", "orjson+jsonschema_rs", _orjson_jsonschema_rs()),
         Impl("decode_validate", "fastjsonschema", _fastjsonschema(), "orjson parse + fastjsonschema"),

@@ -23,6 +23,11 @@ TARGETS = [
         "orjson+jsonschema_rs",
         1.0,
     ),
+    *(  # issue 26: with the native accelerator, on every corpus
+        (f"Python decode_validate vs msgspec-untyped ({c})", "decode_validate", c, "omnimessage-python",
+         "msgspec-untyped", 0.85)
+        for c in ("trace", "stream", "small")
+    ),
     ("Python decode_validate vs jsonschema", "decode_validate", "trace", "omnimessage-python", "jsonschema", 100.0),
     (
         "Python roundtrip vs msgspec-untyped parse",

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Build the release artefacts: the Python sdist and wheel, and the npm tarball, into OUT (default dist/):
-#   OUT/python/omnimessage-X.Y.Z.tar.gz, OUT/python/omnimessage-X.Y.Z-py3-none-any.whl, OUT/npm/omnimessage-X.Y.Z.tgz
+#   OUT/python/omnimessage-X.Y.Z.tar.gz, OUT/python/omnimessage-X.Y.Z-<tag>.whl, OUT/npm/omnimessage-X.Y.Z.tgz
+# The wheel is cp311-abi3-<platform> with the native accelerator when a C compiler is there (the
+# hatch_build.py hook), py3-none-any without one or with OMNIMESSAGE_PURE_BUILD=1 (the release
+# workflow builds the pure one here and the native ones with cibuildwheel).
 # With TAG set (the release workflow passes the pushed tag), the tag must be vX.Y.Z of both versions.
 # Run by .github/workflows/release.yml and, the same way, by python/tests/test_release_build.py.
 set -euo pipefail

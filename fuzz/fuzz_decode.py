@@ -2,7 +2,8 @@
 
 Properties checked on every input, strict and lenient:
 - nothing but `DecodeError` escapes, and its category is one of the spec's;
-- the fast path (msgspec + re-encode) and the slow path (strict scanner) agree;
+- the fast path (msgspec, then the native verifier when it is built, else re-encoding) and the
+  slow path (strict scanner) agree;
 - an accepted line re-encodes to a canonical fixed point.
 
 Run through `make fuzz` (FUZZ_SECONDS, default 600) or directly:

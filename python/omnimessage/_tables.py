@@ -12,7 +12,8 @@ from typing import Any, Final, NamedTuple
 
 import msgspec
 
-from ._generated.models import ENVELOPE_TAGS, NUMBER_LOCATIONS, VERBATIM_LOCATIONS, Message
+from ._accel_select import DECODER, NATIVE
+from ._generated.models import ENVELOPE_TAGS, NUMBER_LOCATIONS, VERBATIM_LOCATIONS
 
 
 class Tables(NamedTuple):
@@ -22,6 +23,9 @@ class Tables(NamedTuple):
     numbers: Mapping[Any, Any]  # NUMBER_LOCATIONS
     unknown: Callable[[object], TypeError]  # the error for a value `encode` cannot take
     adopt: Callable[[Any], Any] | None  # a slow-path result (the runtime's structs) in these types; None: the same
+    # The native fast path for these structs (omnimessage._accel.decode: the typed decode and the
+    # one-pass proof of canonical form), or None: decode, re-encode and compare (._fast_path).
+    native: Callable[[bytes], Any] | None = None
 
 
 def _unknown(msg: object) -> TypeError:
@@ -30,5 +34,5 @@ def _unknown(msg: object) -> TypeError:
     return unknown_struct(msg)
 
 
-RUNTIME: Final = Tables(msgspec.json.Decoder(Message), dict(ENVELOPE_TAGS), VERBATIM_LOCATIONS, NUMBER_LOCATIONS,
-                        _unknown, None)
+RUNTIME: Final = Tables(DECODER, dict(ENVELOPE_TAGS), VERBATIM_LOCATIONS, NUMBER_LOCATIONS,
+                        _unknown, None, NATIVE)

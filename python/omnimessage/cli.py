@@ -340,10 +340,21 @@ def _chosen(argv: Sequence[str]) -> str | None:
     return None
 
 
+class _Version(argparse.Action):
+    """`--version`: the release, and which proof of canonical form strict decoding uses (issue 26),
+    on two lines (argparse's own version action would fill them into one)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        from ._accel_select import DESCRIPTION
+
+        print(f"omnimessage {__version__}\ncodec: {DESCRIPTION}")
+        parser.exit()
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser, with the full definition of `command` only (the others are listed by name and help)."""
     p = Parser(prog="omnimessage", description="OmniMessage toolkit: codec, bindings, checks.")
-    p.add_argument("--version", action="version", version=f"omnimessage {__version__}")
+    p.add_argument("--version", action=_Version, nargs=0, help="show the version and the codec path in use, and exit")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name, (target, help_text) in COMMANDS.items():
         if name == command:

@@ -50,7 +50,7 @@ def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
     house = tmp_path_factory.mktemp("wheelhouse")
     r = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "-c",
-         str(ROOT / "constraints.txt"), "-w", str(house), f"{ROOT}[codegen]", "hatchling>=1.24"],
+         str(ROOT / "constraints.txt"), "-w", str(house), f"{ROOT}[codegen]", "hatchling>=1.24", "setuptools>=68"],
         capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
     for own in house.glob("omnimessage-*.whl"):

@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+import sysconfig
 import tarfile
 import zipfile
 from pathlib import Path
@@ -37,8 +38,18 @@ def test_the_workflow_builds_with_the_script_and_publishes_by_trusted_publishing
     runs = [s.get("run", "") for s in jobs["build"]["steps"]]
     assert any("bash dev/build-dist.sh dist" in r for r in runs)
     assert jobs["build"]["steps"][-2]["env"]["TAG"] == "${{ github.ref_name }}"
+    assert jobs["pypi"]["needs"] == ["build", "wheels"] and jobs["npm"]["needs"] == "build"
     for name in ("pypi", "npm"):
-        assert jobs[name]["permissions"] == {"id-token": "write"} and jobs[name]["needs"] == "build"
+        assert jobs[name]["permissions"] == {"id-token": "write"}
+    # the native wheels: cibuildwheel on Linux, macOS and Windows, one abi3 build (cp311) each,
+    # tested with the accelerator active, published with the sdist and the pure wheel
+    wheels = jobs["wheels"]
+    assert {"ubuntu-latest", "macos-14", "windows-latest"} <= set(wheels["strategy"]["matrix"]["os"])
+    cibw = next(s for s in wheels["steps"] if s.get("uses", "").startswith("pypa/cibuildwheel@"))
+    assert cibw["env"]["CIBW_BUILD"] == "cp311-*" and "s.ACTIVE" in cibw["env"]["CIBW_TEST_COMMAND"]
+    assert jobs["build"]["steps"][-2]["env"]["OMNIMESSAGE_PURE_BUILD"] == "1"
+    fetched = [s["with"] for s in jobs["pypi"]["steps"] if "download-artifact" in s.get("uses", "")]
+    assert {"pattern": "wheels-*", "path": "dist/python/", "merge-multiple": True} in fetched
     pypi = [s for s in jobs["pypi"]["steps"] if "uses" in s and "pypi-publish" in s["uses"]]
     assert pypi and pypi[0]["with"] == {"packages-dir": "dist/python/"}  # no password: trusted publishing
     npm = " ".join(s.get("run", "") for s in jobs["npm"]["steps"])
@@ -51,11 +62,15 @@ def test_the_script_builds_sdist_wheel_and_npm_tarball(tmp_path: Path) -> None:
     r = _build(out, f"v{__version__}")
     assert r.returncode == 0, r.stdout + r.stderr
     sdist = out / "python" / f"omnimessage-{__version__}.tar.gz"
-    wheel = out / "python" / f"omnimessage-{__version__}-py3-none-any.whl"
+    # with a compiler (make setup's machine has one), the wheel carries the native accelerator
+    plat = sysconfig.get_platform().replace("-", "_").replace(".", "_")
+    wheel = out / "python" / f"omnimessage-{__version__}-cp311-abi3-{plat}.whl"
     tgz = out / "npm" / f"omnimessage-{__version__}.tgz"
     assert sorted(p.name for p in (out / "python").iterdir()) == sorted([sdist.name, wheel.name])
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {"omnimessage/cli.py", "omnimessage/validate/html/page.js", "omnimessage/validate/html/page.css"} <= names
+    assert {"omnimessage/cli.py", "omnimessage/validate/html/page.js", "omnimessage/validate/html/page.css",
+            "omnimessage/_accel.abi3.so", "omnimessage/_native/generated/omv_table.h"} <= names
+    assert sum(n.startswith("omnimessage/_accel.") for n in names) == 1  # never the editable install's in-place build
     with tarfile.open(sdist) as t:
         assert f"omnimessage-{__version__}/pyproject.toml" in t.getnames()
     with tarfile.open(tgz) as t:
