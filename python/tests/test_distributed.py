@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import resource
 import signal
 import subprocess
@@ -21,11 +22,13 @@ from typing import Any
 import distributed
 import pytest
 
+from omnimessage._sanitize import MAX_MESSAGE_CHARS
 from omnimessage.validate import distributed as dd
 from omnimessage.validate.api import validate_path
 from omnimessage.validate.command import main as validate_main
-from omnimessage.validate.inputs import Options, UnitResult, discover
+from omnimessage.validate.inputs import FileUnit, Options, Unit, UnitResult, discover
 from omnimessage.validate.report import Report
+from omnimessage.validate.storage import UrlSessionUnit
 from omnimessage_dev.archive import Manifest, build_archive
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -148,13 +151,105 @@ def test_cap_on_findings_is_the_same_distributed(archive: Manifest, cluster: dis
     assert _unordered(one) == _unordered(dask)
 
 
+SMALL_TASKS = (64 << 10, 256 << 10)
+"""`task_bytes` that cut the test archive (a few MB) into tens of tasks."""
+
+
 def test_each_unit_once_in_several_tasks(archive: Manifest, cluster: distributed.Client) -> None:
     units, _, _ = discover([archive.root], "trace")
-    chunks = dd.chunk_units(list(enumerate(units)), 2)
-    assert 1 < len(chunks) < len(units)  # small sessions batched, and more than one task
-    assert all(len(c) <= dd.CHUNK_UNITS for c in chunks)
-    indices = [i for i, _ in dd.run_indexed_dask(units, Options(), cluster)]
+    chunks = dd.chunk_units(list(enumerate(units)), 2, task_bytes=SMALL_TASKS)
+    assert 10 < len(chunks) < len(units)  # small sessions batched, and many tasks
+    indices = [i for i, _ in dd.run_indexed_dask(units, Options(), cluster, task_bytes=SMALL_TASKS)]
     assert sorted(indices) == list(range(len(units)))
+
+
+def _sessions(n: int, nbytes: int, files: int = 1) -> list[tuple[int, Unit]]:
+    return [(i, UrlSessionUnit(f"s{i}", tuple((k + 1, f"memory://r/d/s{i}_{k + 1:03d}.jsonl") for k in range(files)),
+                               "memory://r", nbytes=nbytes)) for i in range(n)]
+
+
+def test_tasks_are_sized_by_bytes_of_work_not_by_sessions() -> None:
+    """Tasks carry between MIN_TASK_BYTES and TASK_BYTES of work (the last may carry less), however many
+    sessions that takes; the sessions stay whole and in order; a huge session is a task of its own."""
+    small = _sessions(20_000, 2_000)  # 40 MB of tiny sessions
+    chunks = dd.chunk_units(small, 2)
+    works = [sum(dd.unit_work(u) for _, u in c) for c in chunks]
+    one = dd.unit_work(small[0][1])  # a task closes at the session that brings it to its target
+    assert all(w >= dd.MIN_TASK_BYTES for w in works[:-1]) and all(w < dd.TASK_BYTES + one for w in works)
+    assert max(len(c) for c in chunks) > 64  # the old count cap is gone: 64 tiny sessions are milliseconds
+    assert all(len(c) <= dd.MAX_TASK_UNITS for c in chunks)
+    assert [i for c in chunks for i, _ in c] == list(range(len(small)))  # each once, in order, never split
+    # a big archive: tasks of TASK_BYTES at most, about TASKS_PER_WORKER per worker when that is smaller
+    big = dd.chunk_units(_sessions(2_000, 400_000), 2)
+    assert all(sum(dd.unit_work(u) for _, u in c) < dd.TASK_BYTES + 400_000 + dd.UNIT_COST_BYTES for c in big)
+    assert len(big) >= 2 * dd.TASKS_PER_WORKER
+    # a session bigger than a task, between small ones: a task of its own, its neighbours in their own
+    mixed = [*_sessions(3, 1_000), (3, _sessions(1, 5 << 30, files=40)[0][1]), *[(i + 4, u) for i, u in
+                                                                               _sessions(3, 1_000)]]
+    cut = dd.chunk_units(mixed, 2)
+    assert [[i for i, _ in c] for c in cut] == [[0, 1, 2], [3], [4, 5, 6]]
+    # the cost of a file counts: 20,000 empty sessions are not one task
+    assert len(dd.chunk_units(_sessions(20_000, 0), 2)) > 1
+
+
+def _noisy_files(root: Path, n: int, lines: int) -> list[tuple[int, Unit]]:
+    """`n` files of `lines` lines that are not JSON: a finding each."""
+    root.mkdir()
+    out: list[tuple[int, Unit]] = []
+    for i in range(n):
+        path = root / f"noisy-{i:03d}-{'x' * 120}.jsonl"
+        path.write_bytes(b"{not json\n" * lines)
+        out.append((i, FileUnit(str(path))))
+    return out
+
+
+def _finding_bound(f_path: str) -> int:
+    """Pickled bytes one finding may take: its message and pointer clipped, its path and rule."""
+    return 2 * 4 * MAX_MESSAGE_CHARS + len(f_path.encode()) + 256
+
+
+def test_what_one_task_returns_is_bounded(tmp_path: Path) -> None:
+    """A chunk whose sessions have many findings: the task stops once its results hold MAX_TASK_FINDINGS,
+    so what it returns holds fewer than MAX_TASK_FINDINGS + --max-findings findings, within the stated
+    bytes; the units it left out are left for the client to send again."""
+    per_unit = 1_500
+    chunk = _noisy_files(tmp_path / "noisy", 3 * dd.MAX_TASK_FINDINGS // per_unit, per_unit)
+    out = dd.validate_chunk(chunk, Options())
+    held = sum(len(r.findings) for _, r in out)
+    assert dd.MAX_TASK_FINDINGS <= held < dd.MAX_TASK_FINDINGS + Options().max_findings
+    assert [i for i, _ in out] == [i for i, _ in chunk[:len(out)]] and len(out) < len(chunk)
+    assert all(len(r.findings) == per_unit and not r.beyond for _, r in out)  # each unit whole
+    size = len(pickle.dumps(out))
+    longest = max(len(u.name) for _, u in chunk)
+    assert size < held * _finding_bound("x" * longest) + len(out) * (4096 + 2 * longest)
+    # a session over --max-findings alone: its findings capped, the rest counted, one unit returned
+    one = dd.validate_chunk(chunk, Options(max_findings=100), max_findings=1)
+    assert len(one) == 1 and len(one[0][1].findings) == 100 and sum(one[0][1].beyond.values()) == per_unit - 100
+
+
+def test_units_a_task_left_out_are_sent_again(archive: Manifest, cluster: distributed.Client, tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """With small tasks and a bound of one finding per task, the tasks with findings stop early: the client
+    sends the rest again, each unit once; the report equals the single-process one, and the command's
+    findings are those of `--jobs 2`."""
+    monkeypatch.setattr(dd, "MIN_TASK_BYTES", SMALL_TASKS[0])
+    monkeypatch.setattr(dd, "TASK_BYTES", SMALL_TASKS[1])
+    monkeypatch.setattr(dd, "MAX_TASK_FINDINGS", 1)
+    submitted: list[int] = []
+    real_submit = cluster.submit
+
+    def spy(fn: Any, chunk: Any, *a: Any, **k: Any) -> Any:
+        submitted.append(len(chunk))
+        return real_submit(fn, chunk, *a, **k)
+
+    monkeypatch.setattr(cluster, "submit", spy)
+    remote = _dask_report(archive.root, cluster)
+    assert submitted  # some tasks did stop early, their rest went again
+    assert remote == validate_path(archive.root)
+    assert remote.inputs == archive.sessions
+    jobs = _cli_json(tmp_path, "jobs2", archive.root, "--jobs", "2")[1]
+    dask = _cli_json(tmp_path, "dask", archive.root, "--dask", _address(cluster), "--dask-insecure")[1]
+    assert _unordered(jobs) == _unordered(dask)
 
 
 # ------------------------------------------------------------------ faults

@@ -2,9 +2,11 @@
 
 The unit of work is a session: the rotated files of one session travel together, so the cross-file
 rules (rotation, a context's head, timestamps across files) hold exactly as in one process. A worker
-validates a *chunk* of units (consecutive small sessions batched until `CHUNK_BYTES` or
-`CHUNK_UNITS`, so the scheduler's per-task cost does not eat the gain) and sends back one compact
-:class:`UnitResult` per unit:
+validates a *chunk* of units: consecutive sessions batched by their work in bytes of input
+(:func:`unit_work`: their size, plus `UNIT_COST_BYTES` per file), between `MIN_TASK_BYTES` and
+`TASK_BYTES` and about `TASKS_PER_WORKER` tasks per worker thread, so each task carries far more work
+than the scheduler's cost per task, whatever the size of the sessions; a session is never split, and one
+bigger than a task is a task of its own. It sends back one compact :class:`UnitResult` per unit:
 
 - findings: at most `Options.max_findings` per unit, the rest counted per (rule, severity) in
   `beyond` (the same cap and the same counting as `--jobs`), so the summary still counts them all;
@@ -17,8 +19,12 @@ validates a *chunk* of units (consecutive small sessions batched until `CHUNK_BY
   captures have any;
 - counts: lines, messages, bytes, files.
 
-So what travels back from one task is bounded by `CHUNK_UNITS` x (`max_findings` findings + the
-pointer caps), whatever the size of the sessions.
+What travels back from one task is bounded whatever the sizes of the sessions: at most
+`MAX_TASK_UNITS` unit results (each unit counts `UNIT_COST_BYTES` of work), and fewer than
+`MAX_TASK_FINDINGS` + `max_findings` findings in all: a task stops before the next unit once its
+results hold `MAX_TASK_FINDINGS`, and the client sends the units it left out as a task of their own
+(the findings are those of `--jobs`: each unit is still validated whole, under its own cap). A finding
+holds at most `MAX_MESSAGE_CHARS` characters of message and of pointer, and the input's path.
 
 Faults. A worker that dies mid-task has its task run again elsewhere (the scheduler reschedules the
 tasks of a lost worker; `retries=` re-runs a task that raised). Results are keyed by unit: a unit's
@@ -40,16 +46,19 @@ from typing import TYPE_CHECKING, Any, Final, cast
 
 from .._extras import install_hint
 from .._sanitize import sanitize
-from .inputs import Options, Root, Unit, UnitResult, resolve_subagents, run_unit
+from .inputs import Options, Root, SessionUnit, Unit, UnitResult, resolve_subagents, run_unit
 
 if TYPE_CHECKING:
     from distributed import Client
 
 __all__ = [
-    "CHUNK_BYTES",
-    "CHUNK_UNITS",
+    "MAX_TASK_FINDINGS",
+    "MAX_TASK_UNITS",
     "MAX_SUBAGENT_CHARS",
     "MAX_SUBAGENT_POINTERS",
+    "MIN_TASK_BYTES",
+    "TASK_BYTES",
+    "UNIT_COST_BYTES",
     "DaskUnavailable",
     "check_address",
     "chunk_units",
@@ -59,16 +68,32 @@ __all__ = [
     "dashboard_link",
     "run_indexed_dask",
     "run_units_dask",
+    "unit_work",
     "validate_chunk",
 ]
 
-CHUNK_BYTES: Final = 32 << 20
-"""A task validates consecutive units until they hold this many bytes (or `CHUNK_UNITS` units)."""
-CHUNK_UNITS: Final = 64
-"""At most this many units per task: a task's result holds at most this many unit results."""
-MIN_CHUNK_BYTES: Final = 256 << 10
+TASK_BYTES: Final = 32 << 20
+"""The most work one task is given, in bytes (:func:`unit_work`): about half a second of one core (measured
+with `bench/scaling.py`'s archive: 13.7 ns a byte and 0.87 ms a file, CPU time of `run_unit`). A unit of
+more work is a task of its own: a session is never split (the rules across its files need it whole)."""
+MIN_TASK_BYTES: Final = 4 << 20
+"""The least work a task is given (but the last), about 60 ms of one core: many times the scheduler's cost
+per task (a few milliseconds on a loaded machine), so that the byte budget, not the count of sessions,
+sizes a task."""
+UNIT_COST_BYTES: Final = 64 << 10
+"""What each file of a unit costs besides its bytes (opening it, a validator's start and end), counted as
+bytes: 0.87 ms a file, as much as 64 KiB of lines (measured as above). It also bounds the units of a
+task: at most `MAX_TASK_UNITS`."""
+MAX_TASK_UNITS: Final = TASK_BYTES // UNIT_COST_BYTES
+"""Units one task holds at most, 512: each counts at least `UNIT_COST_BYTES` of work, and a task is closed
+at the unit that brings it to its target, at most `TASK_BYTES`."""
 TASKS_PER_WORKER: Final = 4
-"""Chunks are sized so that each worker thread gets about this many tasks (load balance)."""
+"""Tasks are sized so that each worker thread gets about this many (load balance), within
+`MIN_TASK_BYTES`..`TASK_BYTES`."""
+MAX_TASK_FINDINGS: Final = 10_000
+"""A task stops taking the next unit of its chunk once its results hold this many findings; the units it
+did not validate go back to the client, which sends them as a task of their own. What one task returns
+therefore holds fewer than `MAX_TASK_FINDINGS` + `--max-findings` findings."""
 MAX_SUBAGENT_POINTERS: Final = 4096
 """`subagent` pointers a unit result carries back for the client to resolve."""
 MAX_SUBAGENT_CHARS: Final = 1 << 20
@@ -204,20 +229,31 @@ def dashboard_link(client: Client) -> str | None:
     return str(link) if link else None
 
 
-def chunk_units(units: Sequence[tuple[int, Unit]], workers: int) -> list[list[tuple[int, Unit]]]:
-    """Consecutive units batched into tasks: about `TASKS_PER_WORKER` tasks per worker thread, each
-    between `MIN_CHUNK_BYTES` and `CHUNK_BYTES` (a bigger unit is a task of its own), at most
-    `CHUNK_UNITS` units."""
-    sizes = [u.size for _, u in units]
-    target = sum(sizes) // max(1, workers * TASKS_PER_WORKER)
-    target = max(MIN_CHUNK_BYTES, min(CHUNK_BYTES, target))
+def unit_work(unit: Unit) -> int:
+    """A unit's work in bytes of input: its size, plus `UNIT_COST_BYTES` for each of its files."""
+    files = len(unit.files) if isinstance(unit, SessionUnit) else 1
+    return unit.size + UNIT_COST_BYTES * max(1, files)
+
+
+def chunk_units(units: Sequence[tuple[int, Unit]], workers: int, *,
+                task_bytes: tuple[int, int] = (MIN_TASK_BYTES, TASK_BYTES)) -> list[list[tuple[int, Unit]]]:
+    """Consecutive units batched into tasks by their work in bytes (`unit_work`), not by their count:
+    about `TASKS_PER_WORKER` tasks per worker thread, each holding between `task_bytes[0]` and
+    `task_bytes[1]` of work (`MIN_TASK_BYTES`, `TASK_BYTES`; the last task may hold less). A unit of
+    more work than that is a task of its own; a session is never split."""
+    works = [unit_work(u) for _, u in units]
+    low, high = task_bytes
+    target = max(low, min(high, sum(works) // max(1, workers * TASKS_PER_WORKER)))
     chunks: list[list[tuple[int, Unit]]] = []
     current: list[tuple[int, Unit]] = []
     held = 0
-    for item, size in zip(units, sizes, strict=True):
+    for item, work in zip(units, works, strict=True):
+        if current and work >= target:  # a big unit alone, the small ones before it a task of their own
+            chunks.append(current)
+            current, held = [], 0
         current.append(item)
-        held += size
-        if held >= target or len(current) >= CHUNK_UNITS:
+        held += work
+        if held >= target:
             chunks.append(current)
             current, held = [], 0
     if current:
@@ -244,15 +280,23 @@ def compact(res: UnitResult) -> UnitResult:
     return res
 
 
-def validate_chunk(chunk: list[tuple[int, Unit]], opts: Options) -> list[tuple[int, UnitResult]]:
-    """The task a worker runs: each unit of the chunk validated, its result compacted. An exception
-    from one unit (a storage error that is not an OSError) is that unit's failure, not the chunk's."""
-    out = []
+def validate_chunk(chunk: list[tuple[int, Unit]], opts: Options, max_findings: int = MAX_TASK_FINDINGS,
+                   ) -> list[tuple[int, UnitResult]]:
+    """The task a worker runs: the units of the chunk validated in order, each result compacted, until
+    the results hold `max_findings` findings (`MAX_TASK_FINDINGS`): the units after that are left out,
+    for the client to send again (:func:`run_indexed_dask`). The first unit is always validated. An
+    exception from one unit (a storage error that is not an OSError) is that unit's failure, not the
+    chunk's."""
+    out: list[tuple[int, UnitResult]] = []
+    held = 0
     for index, unit in chunk:
+        if out and held >= max_findings:
+            break
         try:
             res = run_unit(unit, opts)
         except Exception as exc:
             res = UnitResult(unit.name, failure=f"{unit.name}: {exc.__class__.__name__}: {str(exc)[:300]}")
+        held += len(res.findings)
         out.append((index, compact(res)))
     return out
 
@@ -271,13 +315,16 @@ def _lost(chunk: list[tuple[int, Unit]], exc: BaseException | None) -> list[tupl
 
 def run_indexed_dask(
     units: Sequence[Unit], opts: Options, client: Client, *, retries: int = RETRIES,
-    indices: Sequence[int] | None = None,
+    indices: Sequence[int] | None = None, task_bytes: tuple[int, int] | None = None,
+    max_task_findings: int | None = None,
 ) -> Generator[tuple[int, UnitResult], None, None]:
     """(index in `units`, result) for each unit (or each of `indices`), in the order tasks complete.
 
     Every index is yielded exactly once: a unit whose task failed for good gets a result with its
-    `failure` set. Closing the iterator early (or an exception thrown into it, such as
-    KeyboardInterrupt) cancels every pending future.
+    `failure` set; the units a task left out (its findings reached `max_task_findings`) are sent again
+    as a task of their own. Closing the iterator early (or an exception thrown into it, such as
+    KeyboardInterrupt) cancels every pending future. `task_bytes` (`MIN_TASK_BYTES`, `TASK_BYTES`) and
+    `max_task_findings` (`MAX_TASK_FINDINGS`) are for the tests: many small tasks from a small archive.
     """
     distributed = _distributed()
     chosen = list(range(len(units))) if indices is None else list(indices)
@@ -287,16 +334,27 @@ def run_indexed_dask(
         workers = max(1, sum(w.get("nthreads", 1) for w in client.scheduler_info()["workers"].values()))
     except Exception:
         workers = 1
-    chunks = chunk_units([(i, units[i]) for i in chosen], workers)
+    task_bytes = task_bytes or (MIN_TASK_BYTES, TASK_BYTES)
+    max_task_findings = MAX_TASK_FINDINGS if max_task_findings is None else max_task_findings
+    chunks = chunk_units([(i, units[i]) for i in chosen], workers, task_bytes=task_bytes)
     # one message for every task (client.map), results fetched in the background as tasks complete
-    futures = client.map(validate_chunk, chunks, opts=opts, retries=retries, pure=False)
+    futures = client.map(validate_chunk, chunks, opts=opts, max_findings=max_task_findings, retries=retries,
+                         pure=False)
     chunk_of = {fut.key: chunk for fut, chunk in zip(futures, chunks, strict=True)}
     pending = set(chosen)
+    queue = distributed.as_completed(futures, with_results=True, raise_errors=False)
     try:
-        for fut, outcome in distributed.as_completed(futures, with_results=True, raise_errors=False):
-            chunk = chunk_of[fut.key]
+        for fut, outcome in queue:
+            chunk = chunk_of.pop(fut.key)
             if fut.status == "finished" and isinstance(outcome, list):
                 results = outcome
+                done = {i for i, _ in results}
+                rest = [(i, u) for i, u in chunk if i not in done and i in pending]
+                if rest:  # the task's findings reached the bound: the rest is a task of its own
+                    again = client.submit(validate_chunk, rest, opts, max_task_findings, retries=retries, pure=False)
+                    chunk_of[again.key] = rest
+                    futures.append(again)
+                    queue.add(again)
             else:  # an error after the retries (outcome: (type, exception, traceback)), or cancelled
                 exc = outcome[1] if isinstance(outcome, tuple) and len(outcome) == 3 else outcome
                 results = _lost(chunk, exc if isinstance(exc, BaseException) else None)
