@@ -37,11 +37,11 @@ fn control_mask(w: u64) -> u64 {
     w.wrapping_sub(LO * 0x20) & !w & HI
 }
 
+/// The eight bytes at `i`, if there are eight.
 #[inline]
-fn word(b: &[u8], i: usize) -> u64 {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&b[i..i + 8]);
-    u64::from_le_bytes(w)
+fn word(b: &[u8], i: usize) -> Option<u64> {
+    let w: [u8; 8] = b.get(i..i + 8)?.try_into().ok()?;
+    Some(u64::from_le_bytes(w))
 }
 
 /// A byte that stops the scan of a string body: `"`, `\` or a control character.
@@ -50,24 +50,47 @@ fn stops(c: u8) -> bool {
     (c == b'"') | (c == b'\\') | (c < 0x20)
 }
 
-/// The position of the first `"`, `\` or control character at or after `i` (or the end): 32
-/// bytes at a time while none stops (a loop without an early exit, which the compiler turns into
-/// vector compares), then eight at a time to the exact byte.
+/// The stops among the eight bytes of `w` (the lowest set bit is exact).
 #[inline]
+fn stop_mask(w: u64) -> u64 {
+    eq_mask(w, b'"') | eq_mask(w, b'\\') | control_mask(w)
+}
+
+/// The position of the first `"`, `\` or control character at or after `i` (or the end). Most
+/// strings are short (keys, names, codes) and most bytes are in long ones (texts, code, data):
+/// the first eight bytes are tested at once (SWAR), then 32 bytes at a time, in straight-line
+/// code that the compiler turns into vector compares (the stops as 0/1 bytes, read back as four
+/// words: the first non-zero one has the exact byte); the last few bytes of the line eight or
+/// one at a time.
+#[inline(always)]
 pub(crate) fn find_string_stop(b: &[u8], mut i: usize) -> usize {
-    while let Some(chunk) = b.get(i..i + 32) {
-        let mut stop = [false; 32];
-        for (s, &c) in stop.iter_mut().zip(chunk) {
-            *s = stops(c);
+    if let Some(w) = word(b, i) {
+        let m = stop_mask(w);
+        if m != 0 {
+            return i + (m.trailing_zeros() / 8) as usize;
         }
-        if stop.iter().any(|&s| s) {
-            break;
+        i += 8;
+    }
+    while let Some(chunk) = b.get(i..i + 32) {
+        let mut stop = [0u8; 32];
+        for (s, &c) in stop.iter_mut().zip(chunk) {
+            *s = u8::from(stops(c));
+        }
+        let w = |k: usize| word(&stop, k).unwrap_or(0);
+        let (w0, w1, w2, w3) = (w(0), w(8), w(16), w(24));
+        if w0 | w1 | w2 | w3 != 0 {
+            let (m, at) = match (w0, w1, w2) {
+                (0, 0, 0) => (w3, 24),
+                (0, 0, _) => (w2, 16),
+                (0, _, _) => (w1, 8),
+                _ => (w0, 0),
+            };
+            return i + at + (m.trailing_zeros() / 8) as usize;
         }
         i += 32;
     }
-    while i + 8 <= b.len() {
-        let w = word(b, i);
-        let m = eq_mask(w, b'"') | eq_mask(w, b'\\') | control_mask(w);
+    while let Some(w) = word(b, i) {
+        let m = stop_mask(w);
         if m != 0 {
             return i + (m.trailing_zeros() / 8) as usize;
         }
@@ -243,9 +266,8 @@ fn unicode_escape(b: &[u8], j: usize) -> Option<(u32, usize)> {
 /// The first byte at or after `i` that needs an escape, or 0xED (which may start a WTF-8 surrogate).
 #[inline]
 fn find_string_stop_or_ed(b: &[u8], mut i: usize) -> usize {
-    while i + 8 <= b.len() {
-        let w = word(b, i);
-        let m = eq_mask(w, b'"') | eq_mask(w, b'\\') | control_mask(w) | eq_mask(w, 0xED);
+    while let Some(w) = word(b, i) {
+        let m = stop_mask(w) | eq_mask(w, 0xED);
         if m != 0 {
             return i + (m.trailing_zeros() / 8) as usize;
         }

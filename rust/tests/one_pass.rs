@@ -10,7 +10,8 @@ const TOKENS: &[u8] = br#"{"timestamp":"2026-07-18T03:10:23.580Z","type":"event_
 const MCP: &[u8] = br#"{"timestamp":"2026-07-18T03:10:22.718Z","type":"event_msg","payload":{"type":"mcp_connect_end","status":"completed","results":[{"server":"files","transport":"stdio","status":"completed","duration_ms":12.5,"tools":4}]}}"#;
 const HOOK: &[u8] = br#"{"timestamp":"2026-07-18T03:10:22.531Z","type":"event_msg","payload":{"type":"hook","hook":"pre_tool_use","name":"guard-rm","decision":"allow","reason":"not destructive","output":{"checked":true}}}"#;
 const TOOLS: &[u8] = br#"{"timestamp":"t","type":"event_msg","payload":{"type":"tool_list_ready","tools":[{"name":"r","description":"d","parameters":{"type":"object","required":["path"]}}]}}"#;
-const BEGIN: &[u8] = br#"{"timestamp":"t","type":"event_msg","payload":{"type":"request_begin","prefix_extends_prev":true}}"#;
+const BEGIN: &[u8] =
+    br#"{"timestamp":"t","type":"event_msg","payload":{"type":"request_begin","prefix_extends_prev":true}}"#;
 const TEXT: &[u8] = br#"{"timestamp":"2026-07-18T03:10:23.429Z","type":"model_msg","payload":{"type":"text","role":"user","text":"a\nb \u00e9"},"origin":["agent-1","sub"]}"#;
 
 /// `line` with its first `from` replaced by `to`.
@@ -22,8 +23,11 @@ fn plant(line: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
     [&line[..at], to, &line[at + from.len()..]].concat()
 }
 
+/// A valid line, what to replace in it, the replacement and the category the result gets.
+type Defect = (&'static [u8], &'static [u8], &'static [u8], &'static str);
+
 #[rustfmt::skip]
-const DEFECTS: &[(&[u8], &[u8], &[u8], &str)] = &[
+const DEFECTS: &[Defect] = &[
     // numbers
     (TOKENS, b":530,", b":0530,", "invalid_json"),
     (TOKENS, b":530,", b":530.,", "invalid_json"),
