@@ -1,7 +1,9 @@
 //! `decode`, `decode_lenient`, `encode`: the levels of schema/README.md section 4 in order.
-//! (1) UTF-8 and (2) the grammar in one pass (`grammar.rs`); then the typed decoder reads the
-//! line into the generated types (level 4, `de.rs`); only when it refuses does the level-3 walk
-//! (`walk.rs`) look for a duplicate key, lone surrogate or out-of-range number, which wins.
+//! (1) UTF-8, then the typed decoder reads the line into the generated types in one pass that
+//! checks (2) the grammar of everything it reads (`de.rs`), so a line it accepts passes every
+//! level. Only when it refuses are the levels asked in order: the grammar check (`grammar.rs`),
+//! then the level-3 walk (`walk.rs`: a duplicate key, lone surrogate or out-of-range number),
+//! then the typed decoder's own refusal (level 4).
 
 use crate::de::{De, Decode};
 use crate::error::{Category, DecodeError};
@@ -37,7 +39,21 @@ impl Decoded {
 
 /// Decodes one line (one trailing LF allowed) strictly into a value of a generated type.
 pub fn decode_as<T: Decode>(line: &[u8]) -> Result<T, DecodeError> {
-    let (text, start) = grammar::check(line)?;
+    let text = std::str::from_utf8(line)
+        .map_err(|e| DecodeError::line_level(Category::InvalidUtf8, Some(e.valid_up_to()), "invalid UTF-8"))?;
+    // one pass: the typed decoder checks the grammar of all it reads
+    let mut de = De::new(text, 0);
+    let refusal = if line.get(de.value_start()) == Some(&b'{') {
+        match T::decode(&mut de, &Path::ROOT) {
+            Ok(v) if de.at_end() => return Ok(v),
+            Ok(_) => None, // data after the value: the grammar check says what
+            Err(e) => Some(e),
+        }
+    } else {
+        None
+    };
+    // refused: the levels in order decide which refusal the line gets
+    let (_, start) = grammar::check(line)?;
     if line[start] != b'{' {
         return Err(DecodeError::new(
             Category::WrongType,
@@ -46,11 +62,8 @@ pub fn decode_as<T: Decode>(line: &[u8]) -> Result<T, DecodeError> {
             "a message is a JSON object",
         ));
     }
-    let mut de = De::new(text, start);
-    match T::decode(&mut de, &Path::ROOT) {
-        Ok(v) => Ok(v),
-        Err(schema) => Err(crate::walk::first_lexical(text, start).unwrap_or(schema)),
-    }
+    let lexical = crate::walk::first_lexical(text, start);
+    Err(lexical.or(refusal).unwrap_or_else(|| grammar::json(0, "refused")))
 }
 
 /// Decodes one line (one trailing LF allowed) strictly.

@@ -1,14 +1,20 @@
-//! The typed decoder: reads a line the grammar check accepted (so it never meets a syntax
-//! error) straight into the generated types, refusing schema errors (level 4) with their pointer
-//! and offset. It also notices the lexical defects of level 3 on its way (a duplicate field, a
-//! lone surrogate, a number beyond the double range); whatever it refuses, the decoder then asks
-//! the level-3 walk (`walk.rs`) first, which decides exactly.
+//! The typed decoder: reads a line straight into the generated types in one pass, checking the
+//! grammar of every byte it passes (a string's escapes and control characters, a number's
+//! spelling, the commas and colons, the nesting depth, verbatim values whole) and refusing
+//! schema errors (level 4) with their pointer and offset. It also notices the lexical defects of
+//! level 3 on its way (a duplicate field, a lone surrogate, a number beyond the double range).
+//! Whatever it refuses, `codec.rs` then asks the grammar check and the level-3 walk (`walk.rs`)
+//! first, which decide exactly; so a line it accepts is one the grammar accepts, and a refusal
+//! of its own for bad syntax never reaches the caller.
+
+use std::borrow::Cow;
 
 use crate::error::{clip, Category, DecodeError};
-use crate::grammar::{rfc_number_end, skip_ws};
+use crate::generated::tables::MAX_DEPTH;
+use crate::grammar::{json, number_end, skip_ws, too_deep, value_end};
 use crate::number;
 use crate::pointer::Path;
-use crate::strings::{find_quote_or_backslash, unescape, unescape_str};
+use crate::strings::{scan, Scanned, Sink};
 use crate::values::{Fragment, NumberOrString, Verbatim};
 
 pub type Result<T> = std::result::Result<T, DecodeError>;
@@ -16,17 +22,28 @@ pub type Result<T> = std::result::Result<T, DecodeError>;
 /// A key that names none of an object's fields.
 pub const UNKNOWN: usize = usize::MAX;
 
-/// The cursor of the typed decoder over a grammar-valid line.
+/// The cursor of the typed decoder over a line of valid UTF-8.
 pub struct De<'a> {
     text: &'a str,
     b: &'a [u8],
     pub(crate) i: usize,
-    scratch: Vec<u8>,
+    /// The containers open around the cursor (the grammar's `MAX_DEPTH` counts them).
+    depth: usize,
+    /// An object was just opened: its first member (or its `}`) comes next, no `,`.
+    fresh: bool,
 }
 
 /// Values the generated code decodes without parameters.
 pub trait Decode: Sized {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self>;
+}
+
+/// The text of a string token whose body runs from `start`.
+fn text_of<S>(text: &str, start: usize, s: Scanned<S>) -> std::result::Result<&str, S> {
+    match s.unescaped {
+        None => Ok(text.get(start..s.end - 1).unwrap_or("")),
+        Some(out) => Err(out),
+    }
 }
 
 impl<'a> De<'a> {
@@ -35,8 +52,14 @@ impl<'a> De<'a> {
             text,
             b: text.as_bytes(),
             i: start,
-            scratch: Vec::new(),
+            depth: 0,
+            fresh: false,
         }
+    }
+
+    /// Whether only whitespace follows the cursor.
+    pub(crate) fn at_end(&self) -> bool {
+        skip_ws(self.b, self.i) == self.b.len()
     }
 
     fn at(&self) -> u8 {
@@ -69,69 +92,73 @@ impl<'a> De<'a> {
         self.error(Category::WrongType, path, at, format!("expected {expected}, got {got}"))
     }
 
+    /// Enters the container at the cursor (its `{` or `[`).
+    fn enter(&mut self) -> Result<()> {
+        if self.depth + 1 > MAX_DEPTH {
+            return Err(too_deep(self.i));
+        }
+        self.depth += 1;
+        self.i += 1;
+        Ok(())
+    }
+
     /// `{`; returns where the object starts.
     pub fn begin_object(&mut self, path: &Path<'_>) -> Result<usize> {
         let at = self.value_start();
         if self.at() != b'{' {
             return Err(self.wrong_type(path, at, "an object"));
         }
-        self.i += 1;
+        self.enter()?;
+        self.fresh = true;
         Ok(at)
     }
 
     /// The next member's key as an index into `fields` (UNKNOWN when it names none) and where
-    /// the key starts; None at the object's end. The cursor is left at the member's value.
-    pub fn next_key(&mut self, fields: &[&str]) -> Option<(usize, usize)> {
+    /// the key starts; None at the object's end (its `}` consumed). The cursor is left at the
+    /// member's value.
+    pub fn next_key(&mut self, fields: &[&str]) -> Result<Option<(usize, usize)>> {
         self.i = skip_ws(self.b, self.i);
-        if self.at() == b',' {
-            self.i = skip_ws(self.b, self.i + 1);
-        }
-        if self.at() != b'"' {
-            self.i += 1; // the `}`
-            return None;
+        let fresh = std::mem::replace(&mut self.fresh, false);
+        match self.at() {
+            b'}' => {
+                self.i += 1;
+                self.depth -= 1;
+                return Ok(None);
+            }
+            b',' if !fresh => self.i = skip_ws(self.b, self.i + 1),
+            b'"' if fresh => {}
+            _ => return Err(json(self.i, "',' or '}' expected in object")),
         }
         let key_start = self.i;
-        let (body, escaped) = self.string_body();
-        let index = if escaped {
-            self.scratch.clear();
-            let lone = unescape(body, &mut self.scratch);
-            if lone {
-                UNKNOWN
-            } else {
-                fields
-                    .iter()
-                    .position(|f| f.as_bytes() == self.scratch.as_slice())
-                    .unwrap_or(UNKNOWN)
-            }
-        } else {
-            fields.iter().position(|f| f.as_bytes() == body).unwrap_or(UNKNOWN)
-        };
-        self.i = skip_ws(self.b, self.i);
-        self.i = skip_ws(self.b, self.i + 1); // the `:`
-        Some((index, key_start))
-    }
-
-    /// The body of the string at the cursor (between its quotes) and whether it has escapes;
-    /// the cursor moves past it.
-    fn string_body(&mut self) -> (&'a [u8], bool) {
-        let start = self.i + 1;
-        let mut j = find_quote_or_backslash(self.b, start);
-        let mut escaped = false;
-        while self.b.get(j) == Some(&b'\\') {
-            escaped = true;
-            j = find_quote_or_backslash(self.b, j + 2);
+        if self.at() != b'"' {
+            return Err(json(key_start, "object key expected (a double-quoted string)"));
         }
-        self.i = (j + 1).min(self.b.len());
-        (&self.b[start.min(j)..j.min(self.b.len())], escaped)
+        let key = scan::<Vec<u8>>(self.text, key_start)?;
+        self.i = skip_ws(self.b, key.end);
+        if self.at() != b':' {
+            return Err(json(self.i, "':' expected after object key"));
+        }
+        self.i += 1;
+        let index = match (&key.unescaped, key.lone) {
+            (_, true) => UNKNOWN,
+            (None, false) => {
+                let body = &self.b[key_start + 1..key.end - 1];
+                fields.iter().position(|f| f.as_bytes() == body).unwrap_or(UNKNOWN)
+            }
+            (Some(k), false) => fields
+                .iter()
+                .position(|f| f.as_bytes() == k.as_slice())
+                .unwrap_or(UNKNOWN),
+        };
+        Ok(Some((index, key_start)))
     }
 
     /// The string value of key at `key_start` (for details and pointers), lossy.
     pub fn key_text(&self, key_start: usize) -> String {
-        let mut d = De::new(self.text, key_start);
-        let (body, _) = d.string_body();
-        let mut out = Vec::new();
-        unescape(body, &mut out);
-        String::from_utf8_lossy(&out).into_owned()
+        match scan::<String>(self.text, key_start) {
+            Ok(s) => text_of(self.text, key_start + 1, s).map_or_else(|s| s, str::to_owned),
+            Err(_) => String::new(),
+        }
     }
 
     pub fn unexpected(&self, path: &Path<'_>, key_start: usize) -> DecodeError {
@@ -163,91 +190,53 @@ impl<'a> De<'a> {
         )
     }
 
-    /// Skips the value at the cursor (grammar-valid).
-    pub fn skip_value(&mut self) {
-        self.i = skip_ws(self.b, self.i);
-        match self.at() {
-            b'"' => {
-                self.string_body();
-            }
-            b'{' | b'[' => {
-                let mut depth = 0usize;
-                while self.i < self.b.len() {
-                    match self.b[self.i] {
-                        b'"' => {
-                            self.string_body();
-                            continue;
-                        }
-                        b'{' | b'[' => depth += 1,
-                        b'}' | b']' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                self.i += 1;
-                                return;
-                            }
-                        }
-                        _ => {}
-                    }
-                    self.i += 1;
-                }
-            }
-            _ => {
-                while self.i < self.b.len()
-                    && !matches!(self.b[self.i], b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r')
-                {
-                    self.i += 1;
-                }
-            }
-        }
+    /// Skips the value at the cursor, checking its grammar.
+    pub fn skip_value(&mut self) -> Result<()> {
+        let at = self.value_start();
+        self.i = match self.at() {
+            b'"' => scan::<Vec<u8>>(self.text, at)?.end,
+            b'{' | b'[' => value_end(self.b, at, self.depth)?,
+            c if c == b'-' || c.is_ascii_digit() => number_end(self.b, at)?,
+            _ => value_end(self.b, at, self.depth)?,
+        };
+        Ok(())
     }
 
-    /// A string value; a lone surrogate escape is refused unless `fragment`.
-    fn wtf8(&mut self, path: &Path<'_>) -> Result<(Vec<u8>, bool)> {
+    /// The string token at the cursor (which must be one), read by `scan`.
+    fn token<S: Sink>(&mut self, path: &Path<'_>) -> Result<(usize, Scanned<S>)> {
         let at = self.value_start();
         if self.at() != b'"' {
             return Err(self.wrong_type(path, at, "a string"));
         }
-        let (body, escaped) = self.string_body();
-        if !escaped {
-            return Ok((body.to_vec(), false));
+        let s = scan::<S>(self.text, at)?;
+        self.i = s.end;
+        Ok((at, s))
+    }
+
+    /// A string value, borrowed from the line when it has no escape; a lone surrogate is refused.
+    pub fn str(&mut self, path: &Path<'_>) -> Result<Cow<'a, str>> {
+        let (at, s) = self.token::<String>(path)?;
+        if s.lone {
+            return Err(self.error(Category::LoneSurrogate, path, at, "string escapes a lone surrogate"));
         }
-        let mut out = Vec::with_capacity(body.len());
-        let lone = unescape(body, &mut out);
-        Ok((out, lone))
+        Ok(text_of(self.text, at + 1, s).map_or_else(Cow::Owned, Cow::Borrowed))
     }
 
     pub fn string(&mut self, path: &Path<'_>) -> Result<String> {
-        let at = self.value_start();
-        if self.at() == b'"' {
-            let start = at + 1;
-            let (body, escaped) = self.string_body();
-            // the line is valid UTF-8 and the quotes are ASCII: the body is text
-            let text = self.text.get(start..start + body.len()).unwrap_or("");
-            if !escaped {
-                return Ok(text.to_owned());
-            }
-            let mut out = String::with_capacity(body.len());
-            if unescape_str(text, &mut out) {
-                return Ok(out);
-            }
-            return Err(self.error(Category::LoneSurrogate, path, at, "string escapes a lone surrogate"));
-        }
-        let (bytes, lone) = self.wtf8(path)?;
-        if lone {
-            return Err(self.error(Category::LoneSurrogate, path, at, "string escapes a lone surrogate"));
-        }
-        String::from_utf8(bytes)
-            .map_err(|_| self.error(Category::LoneSurrogate, path, at, "string escapes a lone surrogate"))
+        Ok(self.str(path)?.into_owned())
     }
 
+    /// A fragment: a string that may escape a lone surrogate (WTF-8).
     pub fn fragment(&mut self, path: &Path<'_>) -> Result<Fragment> {
-        Ok(Fragment::from_wtf8(self.wtf8(path)?.0))
+        let (at, s) = self.token::<Vec<u8>>(path)?;
+        let bytes = text_of(self.text, at + 1, s).map_or_else(|v| v, |t| t.as_bytes().to_vec());
+        Ok(Fragment::from_wtf8(bytes))
     }
 
     /// A string that must be `value` (a discriminator or a fixed role).
     pub fn constant(&mut self, path: &Path<'_>, value: &str) -> Result<()> {
         let at = self.value_start();
-        let s = self.string(path)?;
+        let s = self.str(path)?;
         if s != value {
             return Err(self.error(
                 Category::InvalidValue,
@@ -262,7 +251,7 @@ impl<'a> De<'a> {
     /// A string of a vocabulary (an enum).
     pub fn enumerated<T: std::str::FromStr>(&mut self, path: &Path<'_>) -> Result<T> {
         let at = self.value_start();
-        let s = self.string(path)?;
+        let s = self.str(path)?;
         s.parse::<T>().map_err(|_| {
             self.error(
                 Category::InvalidValue,
@@ -273,14 +262,14 @@ impl<'a> De<'a> {
         })
     }
 
-    /// The number token at the cursor and its double.
+    /// The number token at the cursor (its spelling checked) and its double.
     fn number_token(&mut self, path: &Path<'_>, expected: &str) -> Result<(usize, &'a str, f64)> {
         let at = self.value_start();
         let c = self.at();
         if !(c == b'-' || c.is_ascii_digit()) {
             return Err(self.wrong_type(path, at, expected));
         }
-        let end = rfc_number_end(self.b, at).unwrap_or(at + 1).min(self.b.len());
+        let end = number_end(self.b, at)?;
         self.i = end;
         let spelling = self.text.get(at..end).unwrap_or("0");
         let value = number::parse(spelling);
@@ -388,22 +377,27 @@ impl<'a> De<'a> {
         if self.at() != b'[' {
             return Err(self.wrong_type(path, at, "an array"));
         }
-        self.i += 1;
+        self.enter()?;
         let mut out = Vec::new();
-        loop {
-            self.i = skip_ws(self.b, self.i);
-            match self.at() {
-                b']' => {
-                    self.i += 1;
-                    break;
-                }
-                b',' => self.i += 1,
-                _ => {
-                    let p = path.index(out.len());
-                    out.push(item(self, &p)?);
+        self.value_start();
+        if self.at() == b']' {
+            self.i += 1;
+        } else {
+            loop {
+                let p = path.index(out.len());
+                out.push(item(self, &p)?);
+                self.i = skip_ws(self.b, self.i);
+                match self.at() {
+                    b']' => {
+                        self.i += 1;
+                        break;
+                    }
+                    b',' if self.b.get(skip_ws(self.b, self.i + 1)) != Some(&b']') => self.i += 1,
+                    _ => return Err(json(self.i, "',' or ']' expected in array")),
                 }
             }
         }
+        self.depth -= 1;
         if out.len() < min_items {
             return Err(self.error(
                 Category::InvalidValue,
@@ -415,16 +409,17 @@ impl<'a> De<'a> {
         Ok(out)
     }
 
-    /// A verbatim value: an object kept as its bytes; `scalar_map`: its member values must be
-    /// strings, numbers or booleans.
+    /// A verbatim value: an object kept as its bytes (its grammar checked); `scalar_map`: its
+    /// member values must be strings, numbers or booleans.
     pub fn verbatim(&mut self, path: &Path<'_>, scalar_map: bool) -> Result<Verbatim> {
         let at = self.value_start();
         if self.at() != b'{' {
             return Err(self.wrong_type(path, at, "a JSON object (a verbatim value)"));
         }
         if scalar_map {
-            self.i += 1;
-            while let Some((_, key_start)) = self.next_key(&[]) {
+            self.enter()?;
+            self.fresh = true;
+            while let Some((_, key_start)) = self.next_key(&[])? {
                 let v = self.value_start();
                 if matches!(self.at(), b'{' | b'[' | b'n') {
                     let key = self.key_text(key_start);
@@ -435,39 +430,48 @@ impl<'a> De<'a> {
                         "values here must be strings, numbers or booleans",
                     ));
                 }
-                self.skip_value();
+                self.skip_value()?;
             }
         } else {
-            self.skip_value();
+            self.skip_value()?;
         }
         Ok(Verbatim::from_span(self.text.get(at..self.i).unwrap_or("{}")))
     }
 
     /// The string value of the first member named `name` of the object at the cursor, without
-    /// moving: Ok(None) when absent; Err(at) when it is not a string (`at`: its value).
-    pub fn peek_member(&self, name: &str) -> std::result::Result<Option<(usize, String)>, usize> {
+    /// moving: Ok(None) when absent (or when the object's grammar fails before it: the decoder
+    /// refuses the line then); Err(at) when it is not a string (`at`: its value). The text is
+    /// lossy (a lone surrogate as U+FFFD): the level-3 walk reports the surrogate.
+    pub fn peek_member(&self, name: &str) -> std::result::Result<Option<(usize, Cow<'a, str>)>, usize> {
         let mut d = De::new(self.text, self.i);
-        d.i = skip_ws(self.b, d.i);
-        if d.at() != b'{' {
+        d.depth = self.depth;
+        if d.value_start() >= self.b.len() || d.at() != b'{' || d.enter().is_err() {
             return Ok(None);
         }
-        d.i += 1;
-        while let Some((index, _)) = d.next_key(&[name]) {
+        d.fresh = true;
+        while let Ok(Some((index, _))) = d.next_key(&[name]) {
             if index == 0 {
                 let at = d.value_start();
                 if d.at() != b'"' {
                     return Err(at);
                 }
-                let (bytes, _) = d.wtf8(&Path::ROOT).map_err(|_| at)?;
-                return Ok(Some((at, String::from_utf8_lossy(&bytes).into_owned())));
+                return match scan::<String>(self.text, at) {
+                    Ok(s) => Ok(Some((
+                        at,
+                        text_of(self.text, at + 1, s).map_or_else(Cow::Owned, Cow::Borrowed),
+                    ))),
+                    Err(_) => Ok(None),
+                };
             }
-            d.skip_value();
+            if d.skip_value().is_err() {
+                break;
+            }
         }
         Ok(None)
     }
 
     /// The discriminator of the object at the cursor: its first `type` member, which must be a string.
-    pub fn tag(&mut self, path: &Path<'_>) -> Result<(usize, String)> {
+    pub fn tag(&mut self, path: &Path<'_>) -> Result<(usize, Cow<'a, str>)> {
         let at = self.value_start();
         if self.at() != b'{' {
             return Err(self.wrong_type(path, at, "an object"));

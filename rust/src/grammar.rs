@@ -17,7 +17,8 @@ pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
     i
 }
 
-fn json(at: usize, detail: &str) -> DecodeError {
+#[cold]
+pub(crate) fn json(at: usize, detail: &str) -> DecodeError {
     DecodeError::line_level(Category::InvalidJson, Some(at), detail)
 }
 
@@ -40,28 +41,38 @@ pub fn check(b: &[u8]) -> Result<(&str, usize), DecodeError> {
     if start == b.len() {
         return Err(json(start, "empty line: no JSON value"));
     }
+    let end = value_end(b, start, 0)?;
+    let j = skip_ws(b, end);
+    if j != b.len() {
+        return Err(DecodeError::line_level(
+            Category::TrailingData,
+            Some(j),
+            "data after the message object",
+        ));
+    }
+    Ok((text, start))
+}
+
+/// The end of the grammar-valid value at `i` (its first byte), which sits inside `depth` open
+/// containers: the grammar of one value, its first defect refused.
+pub(crate) fn value_end(b: &[u8], mut i: usize, depth: usize) -> Result<usize, DecodeError> {
     // the open containers, on the stack frame: no heap allocation per line
     let mut stack = [0u8; MAX_DEPTH];
-    let mut depth = 0usize;
-    let mut i = start;
+    let mut open = 0usize;
     'value: loop {
         // a value at i
         match b.get(i) {
             Some(&c @ (b'{' | b'[')) => {
-                if depth + 1 > MAX_DEPTH {
-                    return Err(DecodeError::line_level(
-                        Category::TooDeep,
-                        Some(i),
-                        format!("nesting deeper than {MAX_DEPTH} levels"),
-                    ));
+                if depth + open + 1 > MAX_DEPTH {
+                    return Err(too_deep(i));
                 }
                 let close = if c == b'{' { b'}' } else { b']' };
                 let j = skip_ws(b, i + 1);
                 if b.get(j) == Some(&close) {
                     i = j + 1;
                 } else {
-                    stack[depth] = c;
-                    depth += 1;
+                    stack[open] = c;
+                    open += 1;
                     i = j;
                     if c == b'{' {
                         i = member_key(b, i)?;
@@ -75,16 +86,8 @@ pub fn check(b: &[u8]) -> Result<(&str, usize), DecodeError> {
         }
         // after a value: close containers or go to the next member or item
         loop {
-            let Some(&top) = depth.checked_sub(1).and_then(|d| stack.get(d)) else {
-                let j = skip_ws(b, i);
-                if j != b.len() {
-                    return Err(DecodeError::line_level(
-                        Category::TrailingData,
-                        Some(j),
-                        "data after the message object",
-                    ));
-                }
-                return Ok((text, start));
+            let Some(&top) = open.checked_sub(1).and_then(|d| stack.get(d)) else {
+                return Ok(i);
             };
             i = skip_ws(b, i);
             let close = if top == b'{' { b'}' } else { b']' };
@@ -100,7 +103,7 @@ pub fn check(b: &[u8]) -> Result<(&str, usize), DecodeError> {
                 }
                 Some(&c) if c == close => {
                     i += 1;
-                    depth -= 1;
+                    open -= 1;
                 }
                 _ => {
                     return Err(json(
@@ -117,8 +120,18 @@ pub fn check(b: &[u8]) -> Result<(&str, usize), DecodeError> {
     }
 }
 
+/// The refusal of a container opened at `at` beyond `MAX_DEPTH`.
+#[cold]
+pub(crate) fn too_deep(at: usize) -> DecodeError {
+    DecodeError::line_level(
+        Category::TooDeep,
+        Some(at),
+        format!("nesting deeper than {MAX_DEPTH} levels"),
+    )
+}
+
 /// A key at `i` (after `{` or `,` and whitespace), its `:` and the whitespace after it.
-fn member_key(b: &[u8], i: usize) -> Result<usize, DecodeError> {
+pub(crate) fn member_key(b: &[u8], i: usize) -> Result<usize, DecodeError> {
     match b.get(i) {
         Some(b'"') => {}
         Some(b'}') => return Err(json(i, "trailing comma in object")),

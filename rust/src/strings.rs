@@ -1,6 +1,10 @@
-//! JSON strings: unescaping (into WTF-8, so that a lone surrogate escape survives as the code
-//! unit it names) and escaping exactly as `JSON.stringify` escapes (schema/README.md 2.4).
-//! Both copy runs of plain bytes at once: nothing is done per character that needs no escape.
+//! JSON strings: reading a string token in one pass (checked as the grammar checks it, unescaped
+//! into text or into WTF-8, so that a lone surrogate escape survives as the code unit it names)
+//! and escaping exactly as `JSON.stringify` escapes (schema/README.md 2.4). Both copy runs of
+//! plain bytes at once: nothing is done per character that needs no escape.
+
+use crate::error::DecodeError;
+use crate::grammar::json;
 
 /// Bytes that `JSON.stringify` escapes: 1 for `"`, `\` and C0 controls.
 static ESCAPE: [u8; 256] = {
@@ -33,62 +37,69 @@ fn control_mask(w: u64) -> u64 {
     w.wrapping_sub(LO * 0x20) & !w & HI
 }
 
+/// The eight bytes at `i`, if there are eight.
 #[inline]
-fn word(b: &[u8], i: usize) -> u64 {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&b[i..i + 8]);
-    u64::from_le_bytes(w)
+fn word(b: &[u8], i: usize) -> Option<u64> {
+    let w: [u8; 8] = b.get(i..i + 8)?.try_into().ok()?;
+    Some(u64::from_le_bytes(w))
 }
 
-/// The position of the first `"`, `\` or control character at or after `i` (or the end):
-/// eight bytes at a time.
+/// A byte that stops the scan of a string body: `"`, `\` or a control character.
 #[inline]
+fn stops(c: u8) -> bool {
+    (c == b'"') | (c == b'\\') | (c < 0x20)
+}
+
+/// The stops among the eight bytes of `w` (the lowest set bit is exact).
+#[inline]
+fn stop_mask(w: u64) -> u64 {
+    eq_mask(w, b'"') | eq_mask(w, b'\\') | control_mask(w)
+}
+
+/// The position of the first `"`, `\` or control character at or after `i` (or the end). Most
+/// strings are short (keys, names, codes) and most bytes are in long ones (texts, code, data):
+/// the first eight bytes are tested at once (SWAR), then 32 bytes at a time, in straight-line
+/// code that the compiler turns into vector compares (the stops as 0/1 bytes, read back as four
+/// words: the first non-zero one has the exact byte); the last few bytes of the line eight or
+/// one at a time.
+#[inline(always)]
 pub(crate) fn find_string_stop(b: &[u8], mut i: usize) -> usize {
-    while i + 8 <= b.len() {
-        let w = word(b, i);
-        let m = eq_mask(w, b'"') | eq_mask(w, b'\\') | control_mask(w);
+    if let Some(w) = word(b, i) {
+        let m = stop_mask(w);
         if m != 0 {
             return i + (m.trailing_zeros() / 8) as usize;
         }
         i += 8;
     }
-    while i < b.len() && ESCAPE[b[i] as usize] == 0 {
-        i += 1;
+    while let Some(chunk) = b.get(i..i + 32) {
+        let mut stop = [0u8; 32];
+        for (s, &c) in stop.iter_mut().zip(chunk) {
+            *s = u8::from(stops(c));
+        }
+        let w = |k: usize| word(&stop, k).unwrap_or(0);
+        let (w0, w1, w2, w3) = (w(0), w(8), w(16), w(24));
+        if w0 | w1 | w2 | w3 != 0 {
+            let (m, at) = match (w0, w1, w2) {
+                (0, 0, 0) => (w3, 24),
+                (0, 0, _) => (w2, 16),
+                (0, _, _) => (w1, 8),
+                _ => (w0, 0),
+            };
+            return i + at + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 32;
     }
-    i
-}
-
-/// The position of the first `"` or `\` at or after `i` (or the end), eight bytes at a time.
-#[inline]
-pub(crate) fn find_quote_or_backslash(b: &[u8], mut i: usize) -> usize {
-    while i + 8 <= b.len() {
-        let w = word(b, i);
-        let m = eq_mask(w, b'"') | eq_mask(w, b'\\');
+    while let Some(w) = word(b, i) {
+        let m = stop_mask(w);
         if m != 0 {
             return i + (m.trailing_zeros() / 8) as usize;
         }
         i += 8;
     }
-    while i < b.len() {
-        let c = b[i];
-        if c == b'"' || c == b'\\' {
-            return i;
-        }
+    while i < b.len() && !stops(b[i]) {
         i += 1;
     }
     i
-}
-
-fn hex4(h: &[u8]) -> u32 {
-    h.iter().fold(0u32, |acc, &c| {
-        let d = match c {
-            b'0'..=b'9' => c - b'0',
-            b'a'..=b'f' => c - b'a' + 10,
-            b'A'..=b'F' => c - b'A' + 10,
-            _ => 0,
-        };
-        acc * 16 + u32::from(d)
-    })
 }
 
 /// Pushes code point `cp` (a surrogate included: WTF-8) as UTF-8.
@@ -113,112 +124,156 @@ pub(crate) fn push_wtf8(out: &mut Vec<u8>, cp: u32) {
     }
 }
 
-/// Unescapes the body of a grammar-valid string (between its quotes) into `out` (WTF-8);
-/// returns whether it escapes a lone surrogate.
-pub(crate) fn unescape(body: &[u8], out: &mut Vec<u8>) -> bool {
-    let mut lone = false;
-    let mut i = 0;
-    while i < body.len() {
-        let j = find_quote_or_backslash(body, i);
-        out.extend_from_slice(&body[i..j]);
-        if j >= body.len() {
-            break;
-        }
-        let esc = body.get(j + 1).copied().unwrap_or(b'\\');
-        i = j + 2;
-        let c = match esc {
-            b'b' => 0x08,
-            b'f' => 0x0C,
-            b'n' => b'\n',
-            b'r' => b'\r',
-            b't' => b'\t',
-            b'u' => {
-                let cp = hex4(body.get(j + 2..j + 6).unwrap_or(b"0000"));
-                i = j + 6;
-                if (0xD800..0xDC00).contains(&cp) {
-                    let next = body.get(i..i + 6);
-                    if let Some(n) = next.filter(|n| n[0] == b'\\' && n[1] == b'u') {
-                        let low = hex4(&n[2..]);
-                        if (0xDC00..0xE000).contains(&low) {
-                            push_wtf8(out, 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00));
-                            i += 6;
-                            continue;
-                        }
-                    }
-                    lone = true;
-                } else if (0xDC00..0xE000).contains(&cp) {
-                    lone = true;
-                }
-                push_wtf8(out, cp);
-                continue;
-            }
-            other => other, // `"`, `\`, `/`
-        };
-        out.push(c);
+/// Where the unescaped text of a string goes: a `String` (a lone surrogate as U+FFFD) or WTF-8 bytes.
+pub(crate) trait Sink: Sized {
+    fn with_capacity(n: usize) -> Self;
+    fn run(&mut self, text: &str);
+    /// A code point, or a lone surrogate code unit (0xD800..0xDFFF).
+    fn unit(&mut self, cp: u32);
+}
+
+impl Sink for String {
+    fn with_capacity(n: usize) -> Self {
+        String::with_capacity(n)
     }
-    lone
+    fn run(&mut self, text: &str) {
+        self.push_str(text);
+    }
+    fn unit(&mut self, cp: u32) {
+        self.push(char::from_u32(cp).unwrap_or('\u{FFFD}'));
+    }
+}
+
+impl Sink for Vec<u8> {
+    fn with_capacity(n: usize) -> Self {
+        Vec::with_capacity(n)
+    }
+    fn run(&mut self, text: &str) {
+        self.extend_from_slice(text.as_bytes());
+    }
+    fn unit(&mut self, cp: u32) {
+        push_wtf8(self, cp);
+    }
+}
+
+/// A string token, read by [`scan`].
+pub(crate) struct Scanned<S> {
+    /// The offset just after its closing `"`.
+    pub end: usize,
+    /// The unescaped text; None when the string has no escape (its text is its body).
+    pub unescaped: Option<S>,
+    /// It escapes a lone surrogate.
+    pub lone: bool,
+}
+
+/// What a two-byte escape (`\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`) stands for, by its
+/// second byte; 0 for any other byte.
+static UNESCAPE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t[b'/' as usize] = b'/';
+    t[b'b' as usize] = 0x08;
+    t[b'f' as usize] = 0x0C;
+    t[b'n' as usize] = b'\n';
+    t[b'r' as usize] = b'\r';
+    t[b't' as usize] = b'\t';
+    t
+};
+
+/// Reads the string token whose `"` is at `i` in one pass, checked as the grammar checks it (a raw
+/// control character, a bad escape or a missing `"` is refused): the body is scanned many bytes
+/// at a time to its first escape; only a string that has one is copied, run by run, into a `S`.
+pub(crate) fn scan<S: Sink>(text: &str, i: usize) -> Result<Scanned<S>, DecodeError> {
+    let b = text.as_bytes();
+    let mut start = i + 1;
+    let mut j = find_string_stop(b, start);
+    match b.get(j) {
+        Some(b'"') => {
+            return Ok(Scanned {
+                end: j + 1,
+                unescaped: None,
+                lone: false,
+            })
+        }
+        Some(b'\\') => {}
+        _ => return Err(stop_error(b, i, j)),
+    }
+    let mut out = S::with_capacity(2 * (j - start) + 16);
+    let mut lone = false;
+    loop {
+        // an escape at j, after a run from `start`; the runs start and end at ASCII bytes, so
+        // they are text
+        out.run(text.get(start..j).unwrap_or(""));
+        let second = b.get(j + 1).copied().unwrap_or(0);
+        let unescaped = UNESCAPE[usize::from(second)];
+        if unescaped != 0 {
+            out.unit(u32::from(unescaped));
+            start = j + 2;
+        } else if second == b'u' {
+            let (cp, next) =
+                unicode_escape(b, j).ok_or_else(|| json(j, "invalid \\u escape (four hex digits expected)"))?;
+            lone |= (0xD800..0xE000).contains(&cp);
+            out.unit(cp);
+            start = next;
+        } else {
+            return Err(json(j, "invalid escape"));
+        }
+        j = find_string_stop(b, start);
+        match b.get(j) {
+            Some(b'"') => {
+                out.run(text.get(start..j).unwrap_or(""));
+                return Ok(Scanned {
+                    end: j + 1,
+                    unescaped: Some(out),
+                    lone,
+                });
+            }
+            Some(b'\\') => {}
+            _ => return Err(stop_error(b, i, j)),
+        }
+    }
+}
+
+/// Why a string opened at `i` stops at `j`, which is no `"` or `\`.
+#[cold]
+fn stop_error(b: &[u8], i: usize, j: usize) -> DecodeError {
+    if j < b.len() {
+        json(j, "raw control character inside a string")
+    } else {
+        json(i, "unterminated string")
+    }
+}
+
+fn hex4(b: &[u8], at: usize) -> Option<u32> {
+    let h = b.get(at..at + 4)?;
+    h.iter()
+        .try_fold(0u32, |acc, &c| Some(acc * 16 + (c as char).to_digit(16)?))
+}
+
+/// The `\u` escape at `j` (its `\`): the code point it stands for (a surrogate pair joined; a
+/// lone surrogate as its code unit) and the offset after it; None without four hex digits.
+fn unicode_escape(b: &[u8], j: usize) -> Option<(u32, usize)> {
+    let cp = hex4(b, j + 2)?;
+    if (0xD800..0xDC00).contains(&cp) && b.get(j + 6) == Some(&b'\\') && b.get(j + 7) == Some(&b'u') {
+        if let Some(low @ 0xDC00..=0xDFFF) = hex4(b, j + 8) {
+            return Some((0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00), j + 12));
+        }
+    }
+    Some((cp, j + 6))
 }
 
 /// The first byte at or after `i` that needs an escape, or 0xED (which may start a WTF-8 surrogate).
 #[inline]
 fn find_string_stop_or_ed(b: &[u8], mut i: usize) -> usize {
-    while i + 8 <= b.len() {
-        let w = word(b, i);
-        let m = eq_mask(w, b'"') | eq_mask(w, b'\\') | control_mask(w) | eq_mask(w, 0xED);
+    while let Some(w) = word(b, i) {
+        let m = stop_mask(w) | eq_mask(w, 0xED);
         if m != 0 {
             return i + (m.trailing_zeros() / 8) as usize;
         }
         i += 8;
     }
     i.min(b.len())
-}
-
-/// Unescapes the body of a grammar-valid string (text between its quotes) into `out`, copying the
-/// runs between escapes as text (already valid: nothing is validated twice); false when it
-/// escapes a lone surrogate, which a `String` cannot hold.
-pub(crate) fn unescape_str(body: &str, out: &mut String) -> bool {
-    let b = body.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let j = find_quote_or_backslash(b, i);
-        out.push_str(body.get(i..j).unwrap_or(""));
-        if j >= b.len() {
-            break;
-        }
-        i = j + 2;
-        match b.get(j + 1).copied().unwrap_or(b'\\') {
-            b'b' => out.push('\u{8}'),
-            b'f' => out.push('\u{c}'),
-            b'n' => out.push('\n'),
-            b'r' => out.push('\r'),
-            b't' => out.push('\t'),
-            b'u' => {
-                let cp = hex4(b.get(j + 2..j + 6).unwrap_or(b"0000"));
-                i = j + 6;
-                let c = if (0xD800..0xDC00).contains(&cp) {
-                    let low = b
-                        .get(i..i + 6)
-                        .filter(|n| n[0] == b'\\' && n[1] == b'u')
-                        .map(|n| hex4(&n[2..]));
-                    match low {
-                        Some(low) if (0xDC00..0xE000).contains(&low) => {
-                            i += 6;
-                            char::from_u32(0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00))
-                        }
-                        _ => None,
-                    }
-                } else {
-                    char::from_u32(cp)
-                };
-                match c {
-                    Some(c) => out.push(c),
-                    None => return false,
-                }
-            }
-            other => out.push(other as char), // `"`, `\`, `/`
-        }
-    }
-    true
 }
 
 /// Writes `s` as a JSON string, escaped as `JSON.stringify` escapes it.
@@ -287,13 +342,47 @@ mod tests {
         assert_eq!(esc(b"x\xed\xa0\xbd"), "\"x\\ud83d\"");
     }
 
+    fn wtf8(token: &str) -> (Vec<u8>, bool) {
+        let s = scan::<Vec<u8>>(token, 0).unwrap();
+        assert_eq!(s.end, token.len());
+        (
+            s.unescaped
+                .unwrap_or_else(|| token.as_bytes()[1..token.len() - 1].to_vec()),
+            s.lone,
+        )
+    }
+
     #[test]
     fn unescapes_pairs_and_lone_halves() {
-        let mut out = Vec::new();
-        assert!(!unescape(br"\ud83d\ude00\u00e9\/", &mut out));
-        assert_eq!(out, "😀é/".as_bytes());
-        out.clear();
-        assert!(unescape(br"\udc00\ud800", &mut out));
-        assert_eq!(out, b"\xed\xb0\x80\xed\xa0\x80");
+        assert_eq!(wtf8(r#""\ud83d\ude00\u00e9\/""#), ("😀é/".as_bytes().to_vec(), false));
+        assert_eq!(wtf8(r#""\udc00\ud800""#), (b"\xed\xb0\x80\xed\xa0\x80".to_vec(), true));
+        assert_eq!(wtf8(r#""a\ud83d\u0041""#), (b"a\xed\xa0\xbdA".to_vec(), true));
+        assert_eq!(wtf8(r#""plain é""#), ("plain é".as_bytes().to_vec(), false));
+        let s = scan::<String>(r#""x\n\"\\\u00e9\ud800y" tail"#, 0).unwrap();
+        assert_eq!(
+            (s.end, s.unescaped.as_deref(), s.lone),
+            (22, Some("x\n\"\\é\u{FFFD}y"), true)
+        );
+    }
+
+    #[test]
+    fn refuses_what_the_grammar_refuses() {
+        for token in [
+            r#""a"#,
+            "\"a\u{1}\"",
+            r#""\x""#,
+            r#""\u12g4""#,
+            r#""\u12""#,
+            r#""a\"#,
+            r#""\ud800\u12G4""#,
+        ] {
+            let err = scan::<String>(token, 0).err();
+            assert_eq!(
+                err.map(|e| e.category),
+                Some(crate::error::Category::InvalidJson),
+                "{token:?}"
+            );
+            assert!(crate::grammar::string_end(token.as_bytes(), 0).is_err(), "{token:?}");
+        }
     }
 }

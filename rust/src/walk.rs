@@ -13,7 +13,7 @@ use crate::generated::tables::{payload_info, PayloadInfo, Shape};
 use crate::grammar::{rfc_number_end, skip_ws};
 use crate::number;
 use crate::pointer::Path;
-use crate::strings::{find_quote_or_backslash, unescape};
+use crate::strings::{scan, Scanned};
 
 struct Walk<'a> {
     text: &'a str,
@@ -45,32 +45,29 @@ pub fn first_lexical(text: &str, start: usize) -> Option<DecodeError> {
 /// Where the value of the first `payload` member of the root object starts.
 fn payload_start(text: &str, start: usize) -> Option<usize> {
     let mut d = De::new(text, start);
-    d.i += 1;
-    while let Some((index, _)) = d.next_key(&["payload"]) {
+    d.begin_object(&Path::ROOT).ok()?;
+    while let Ok(Some((index, _))) = d.next_key(&["payload"]) {
         if index == 0 {
             return Some(d.value_start());
         }
-        d.skip_value();
+        d.skip_value().ok()?;
     }
     None
 }
 
 impl<'a> Walk<'a> {
     fn string_at(&self, i: usize) -> (Cow<'a, [u8]>, bool, usize) {
-        let start = i + 1;
-        let mut j = find_quote_or_backslash(self.b, start);
-        let mut escaped = false;
-        while self.b.get(j) == Some(&b'\\') {
-            escaped = true;
-            j = find_quote_or_backslash(self.b, j + 2);
+        match scan::<Vec<u8>>(self.text, i) {
+            Ok(Scanned {
+                end, unescaped: None, ..
+            }) => (Cow::Borrowed(&self.b[i + 1..end - 1]), false, end),
+            Ok(Scanned {
+                end,
+                unescaped: Some(out),
+                lone,
+            }) => (Cow::Owned(out), lone, end),
+            Err(_) => (Cow::Borrowed(&[]), false, self.b.len()), // not reached: the grammar passed
         }
-        let body = &self.b[start.min(j)..j.min(self.b.len())];
-        if !escaped {
-            return (Cow::Borrowed(body), false, j + 1);
-        }
-        let mut out = Vec::with_capacity(body.len());
-        let lone = unescape(body, &mut out);
-        (Cow::Owned(out), lone, j + 1)
     }
 
     /// The shape of the verbatim value kept where the walk is, if one is.
@@ -95,8 +92,8 @@ impl<'a> Walk<'a> {
             return Err(wrong(i, path.render(), "a verbatim value here must be a JSON object"));
         }
         if shape == Shape::ScalarMap {
-            d.i += 1;
-            while let Some((_, key_start)) = d.next_key(&[]) {
+            d.begin_object(path)?;
+            while let Some((_, key_start)) = d.next_key(&[])? {
                 let v = d.value_start();
                 if matches!(self.b.get(v), Some(b'{' | b'[' | b'n')) {
                     let key = d.key_text(key_start);
@@ -106,11 +103,11 @@ impl<'a> Walk<'a> {
                         "values here must be strings, numbers or booleans",
                     ));
                 }
-                d.skip_value();
+                d.skip_value()?;
             }
             return Ok(d.i);
         }
-        d.skip_value();
+        d.skip_value()?;
         Ok(d.i)
     }
 

@@ -1,12 +1,14 @@
 //! Never panic on input: every conformance case line, every input in fuzz/crashes/, hostile shapes
 //! built here (10^5 nesting levels, 10^6-digit numbers, every byte value, 10^5 duplicate keys) and
 //! 30,000 seeded mutations of them go through strict and lenient decoding and the reader. What is
-//! accepted re-encodes to bytes that decode to the same bytes again (canonical form is a fixpoint).
+//! accepted re-encodes to bytes that decode to the same bytes again (canonical form is a fixpoint),
+//! and passes the reference grammar check: the one-pass typed decoder checks the grammar of all it
+//! reads, and must never accept what the grammar refuses.
 
 use std::path::PathBuf;
 
 use omnimessage::reader::{Reader, ReaderOptions};
-use omnimessage::{canonicalize, decode, decode_lenient, encode};
+use omnimessage::{canonicalize, decode, decode_lenient, encode, Verbatim};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -14,6 +16,13 @@ fn root() -> PathBuf {
 
 fn check(line: &[u8]) {
     if let Ok(msg) = decode(line) {
+        // the grammar check of a line (`Verbatim::from_json` runs it on the object the line holds)
+        let text = std::str::from_utf8(line).expect("an accepted line is UTF-8");
+        assert!(
+            Verbatim::from_json(text).is_ok(),
+            "accepted against the grammar: {}",
+            String::from_utf8_lossy(line)
+        );
         let out = encode(&msg);
         assert_eq!(
             canonicalize(&out, false).as_deref(),

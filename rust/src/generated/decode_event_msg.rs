@@ -20,7 +20,7 @@ impl Decode for ToolDefinition {
         let mut f_name: Option<String> = None;
         let mut f_description: Option<String> = None;
         let mut f_parameters: Option<Verbatim> = None;
-        while let Some((field, key)) = de.next_key(TOOL_DEFINITION_FIELDS) {
+        while let Some((field, key)) = de.next_key(TOOL_DEFINITION_FIELDS)? {
             match field {
                 0 if f_name.is_none() => f_name = Some(de.string(&path.key("name"))?),
                 1 if f_description.is_none() => f_description = Some(de.string(&path.key("description"))?),
@@ -42,7 +42,7 @@ impl Decode for ToolListReadyPayload {
         let start = de.begin_object(path)?;
         let mut f_type = false;
         let mut f_tools: Option<Vec<ToolDefinition>> = None;
-        while let Some((field, key)) = de.next_key(TOOL_LIST_READY_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(TOOL_LIST_READY_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "tool_list_ready")?; }
                 1 if f_tools.is_none() => f_tools = Some(de.array(&path.key("tools"), 0, |de, p| Ok(ToolDefinition::decode(de, p)?))?),
@@ -62,7 +62,7 @@ impl Decode for McpConnectBeginPayload {
         let start = de.begin_object(path)?;
         let mut f_type = false;
         let mut f_servers: Option<Vec<String>> = None;
-        while let Some((field, key)) = de.next_key(MCP_CONNECT_BEGIN_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(MCP_CONNECT_BEGIN_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "mcp_connect_begin")?; }
                 1 if f_servers.is_none() => f_servers = Some(de.array(&path.key("servers"), 0, |de, p| Ok(de.string(p)?))?),
@@ -87,7 +87,7 @@ impl Decode for McpServerResult {
         let mut f_tools: Option<u64> = None;
         let mut f_error_code: Option<ErrorCode> = None;
         let mut f_error_message: Option<String> = None;
-        while let Some((field, key)) = de.next_key(MCP_SERVER_RESULT_FIELDS) {
+        while let Some((field, key)) = de.next_key(MCP_SERVER_RESULT_FIELDS)? {
             match field {
                 0 if f_server.is_none() => f_server = Some(de.string(&path.key("server"))?),
                 1 if f_transport.is_none() => f_transport = Some(de.enumerated::<McpTransport>(&path.key("transport"))?),
@@ -120,7 +120,7 @@ impl Decode for McpConnectEndPayload {
         let mut f_results: Option<Vec<McpServerResult>> = None;
         let mut f_error_code: Option<ErrorCode> = None;
         let mut f_error_message: Option<String> = None;
-        while let Some((field, key)) = de.next_key(MCP_CONNECT_END_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(MCP_CONNECT_END_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "mcp_connect_end")?; }
                 1 if f_status.is_none() => f_status = Some(de.enumerated::<StopReason>(&path.key("status"))?),
@@ -151,7 +151,7 @@ impl Decode for RequestBeginPayload {
         let mut f_prefix_chars: Option<u64> = None;
         let mut f_prefix_extends_prev: Option<bool> = None;
         let mut f_prefix_thinking_level: Option<ThinkingLevel> = None;
-        while let Some((field, key)) = de.next_key(REQUEST_BEGIN_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(REQUEST_BEGIN_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "request_begin")?; }
                 1 if f_prefix_hash.is_none() => f_prefix_hash = Some(de.string(&path.key("prefix_hash"))?),
@@ -185,7 +185,7 @@ impl Decode for RequestEndPayload {
         let mut f_error_message: Option<String> = None;
         let mut f_attempt: Option<u64> = None;
         let mut f_retry_in_ms: Option<f64> = None;
-        while let Some((field, key)) = de.next_key(REQUEST_END_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(REQUEST_END_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "request_end")?; }
                 1 if f_status.is_none() => f_status = Some(de.enumerated::<StopReason>(&path.key("status"))?),
@@ -214,7 +214,7 @@ impl Decode for ApprovalDecisionPayload {
         let mut f_type = false;
         let mut f_decision: Option<ApprovalDecision> = None;
         let mut f_tool_call_id: Option<String> = None;
-        while let Some((field, key)) = de.next_key(APPROVAL_DECISION_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(APPROVAL_DECISION_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "approval_decision")?; }
                 1 if f_decision.is_none() => f_decision = Some(de.enumerated::<ApprovalDecision>(&path.key("decision"))?),
@@ -238,7 +238,7 @@ impl Decode for TokenCounts {
         let mut f_cache_write: Option<u64> = None;
         let mut f_output: Option<u64> = None;
         let mut f_total: Option<u64> = None;
-        while let Some((field, key)) = de.next_key(TOKEN_COUNTS_FIELDS) {
+        while let Some((field, key)) = de.next_key(TOKEN_COUNTS_FIELDS)? {
             match field {
                 0 if f_cache_read.is_none() => f_cache_read = Some(de.integer(&path.key("cache_read"), 0, 9007199254740991)?),
                 1 if f_cache_write.is_none() => f_cache_write = Some(de.integer(&path.key("cache_write"), 0, 9007199254740991)?),
@@ -263,7 +263,7 @@ impl Decode for TokenUsagePayload {
         let mut f_type = false;
         let mut f_session: Option<TokenCounts> = None;
         let mut f_request: Option<TokenCounts> = None;
-        while let Some((field, key)) = de.next_key(TOKEN_USAGE_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(TOKEN_USAGE_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "token_usage")?; }
                 1 if f_session.is_none() => f_session = Some(TokenCounts::decode(de, &path.key("session"))?),
@@ -288,7 +288,7 @@ impl Decode for CompactionBeginPayload {
         let mut f_mode: Option<CompactionMode> = None;
         let mut f_context: Option<u64> = None;
         let mut f_turns: Option<u64> = None;
-        while let Some((field, key)) = de.next_key(COMPACTION_BEGIN_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(COMPACTION_BEGIN_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "compaction_begin")?; }
                 1 if f_reason.is_none() => f_reason = Some(de.enumerated::<CompactionReason>(&path.key("reason"))?),
@@ -319,7 +319,7 @@ impl Decode for CompactionEndPayload {
         let mut f_attempt: Option<u64> = None;
         let mut f_error_code: Option<ErrorCode> = None;
         let mut f_error_message: Option<String> = None;
-        while let Some((field, key)) = de.next_key(COMPACTION_END_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(COMPACTION_END_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "compaction_end")?; }
                 1 if f_reason.is_none() => f_reason = Some(de.enumerated::<CompactionReason>(&path.key("reason"))?),
@@ -351,7 +351,7 @@ impl Decode for AbortPayload {
         let mut f_error_code: Option<ErrorCode> = None;
         let mut f_error_message: Option<String> = None;
         let mut f_reason: Option<Option<String>> = None;
-        while let Some((field, key)) = de.next_key(ABORT_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(ABORT_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "abort")?; }
                 1 if f_error_code.is_none() => f_error_code = Some(de.enumerated::<ErrorCode>(&path.key("error_code"))?),
@@ -375,7 +375,7 @@ impl Decode for SubagentPayload {
         let start = de.begin_object(path)?;
         let mut f_type = false;
         let mut f_session_id: Option<String> = None;
-        while let Some((field, key)) = de.next_key(SUBAGENT_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(SUBAGENT_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "subagent")?; }
                 1 if f_session_id.is_none() => f_session_id = Some(de.string(&path.key("session_id"))?),
@@ -399,7 +399,7 @@ impl Decode for HookPayload {
         let mut f_decision: Option<HookDecision> = None;
         let mut f_reason: Option<String> = None;
         let mut f_output: Option<Verbatim> = None;
-        while let Some((field, key)) = de.next_key(HOOK_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(HOOK_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "hook")?; }
                 1 if f_hook.is_none() => f_hook = Some(de.enumerated::<HookPoint>(&path.key("hook"))?),
@@ -429,7 +429,7 @@ impl Decode for EventMessage {
         let mut f_type = false;
         let mut f_payload: Option<EventPayload> = None;
         let mut f_origin: Option<Vec<String>> = None;
-        while let Some((field, key)) = de.next_key(EVENT_MESSAGE_FIELDS) {
+        while let Some((field, key)) = de.next_key(EVENT_MESSAGE_FIELDS)? {
             match field {
                 0 if f_timestamp.is_none() => f_timestamp = Some(de.string(&path.key("timestamp"))?),
                 1 if !f_type => { f_type = true; de.constant(&path.key("type"), "event_msg")?; }
@@ -451,7 +451,7 @@ impl Decode for EventMessage {
 impl Decode for EventPayload {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {
         let (at, tag) = de.tag(path)?;
-        Ok(match tag.as_str() {
+        Ok(match &*tag {
             "tool_list_ready" => EventPayload::ToolListReady(ToolListReadyPayload::decode(de, path)?),
             "mcp_connect_begin" => EventPayload::McpConnectBegin(McpConnectBeginPayload::decode(de, path)?),
             "mcp_connect_end" => EventPayload::McpConnectEnd(McpConnectEndPayload::decode(de, path)?),

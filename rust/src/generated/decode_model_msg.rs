@@ -23,7 +23,7 @@ impl Decode for TextPayload {
         let mut f_stop_reason: Option<StopReason> = None;
         let mut f_fidelity: Option<Verbatim> = None;
         let mut f_sender: Option<Sender> = None;
-        while let Some((field, key)) = de.next_key(TEXT_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(TEXT_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "text")?; }
                 1 if f_role.is_none() => f_role = Some(de.enumerated::<Role>(&path.key("role"))?),
@@ -54,7 +54,7 @@ impl Decode for ThinkingPayload {
         let mut f_thinking: Option<String> = None;
         let mut f_stop_reason: Option<StopReason> = None;
         let mut f_fidelity: Option<Verbatim> = None;
-        while let Some((field, key)) = de.next_key(THINKING_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(THINKING_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "thinking")?; }
                 1 if !f_role => { f_role = true; de.constant(&path.key("role"), "assistant")?; }
@@ -84,7 +84,7 @@ impl Decode for InlineThinkingPayload {
         let mut f_mime_type: Option<String> = None;
         let mut f_stop_reason: Option<StopReason> = None;
         let mut f_fidelity: Option<Verbatim> = None;
-        while let Some((field, key)) = de.next_key(INLINE_THINKING_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(INLINE_THINKING_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "inline_thinking")?; }
                 1 if !f_role => { f_role = true; de.constant(&path.key("role"), "assistant")?; }
@@ -117,7 +117,7 @@ impl Decode for ToolCallPayload {
         let mut f_tool_call_id: Option<String> = None;
         let mut f_stop_reason: Option<StopReason> = None;
         let mut f_fidelity: Option<Verbatim> = None;
-        while let Some((field, key)) = de.next_key(TOOL_CALL_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(TOOL_CALL_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "tool_call")?; }
                 1 if !f_role => { f_role = true; de.constant(&path.key("role"), "assistant")?; }
@@ -151,7 +151,7 @@ impl Decode for ToolCallOutputPayload {
         let mut f_images: Option<Vec<String>> = None;
         let mut f_tool_call_id: Option<String> = None;
         let mut f_stop_reason: Option<StopReason> = None;
-        while let Some((field, key)) = de.next_key(TOOL_CALL_OUTPUT_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(TOOL_CALL_OUTPUT_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "tool_call_output")?; }
                 1 if !f_role => { f_role = true; de.constant(&path.key("role"), "user")?; }
@@ -181,7 +181,7 @@ impl Decode for ImageUrlPayload {
         let mut f_role = false;
         let mut f_image_url: Option<String> = None;
         let mut f_stop_reason: Option<StopReason> = None;
-        while let Some((field, key)) = de.next_key(IMAGE_URL_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(IMAGE_URL_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "image_url")?; }
                 1 if !f_role => { f_role = true; de.constant(&path.key("role"), "user")?; }
@@ -209,7 +209,7 @@ impl Decode for InlineDataPayload {
         let mut f_mime_type: Option<String> = None;
         let mut f_stop_reason: Option<StopReason> = None;
         let mut f_fidelity: Option<Verbatim> = None;
-        while let Some((field, key)) = de.next_key(INLINE_DATA_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(INLINE_DATA_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "inline_data")?; }
                 1 if f_role.is_none() => f_role = Some(de.enumerated::<Role>(&path.key("role"))?),
@@ -240,7 +240,7 @@ impl Decode for PartialTextPayload {
         let mut f_event_type: Option<StreamEventType> = None;
         let mut f_text: Option<Fragment> = None;
         let mut f_stop_reason: Option<StopReason> = None;
-        while let Some((field, key)) = de.next_key(PARTIAL_TEXT_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(PARTIAL_TEXT_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "partial_text")?; }
                 1 if !f_role => { f_role = true; de.constant(&path.key("role"), "assistant")?; }
@@ -269,7 +269,7 @@ impl Decode for PartialThinkingPayload {
         let mut f_event_type: Option<StreamEventType> = None;
         let mut f_thinking: Option<Fragment> = None;
         let mut f_stop_reason: Option<StopReason> = None;
-        while let Some((field, key)) = de.next_key(PARTIAL_THINKING_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(PARTIAL_THINKING_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "partial_thinking")?; }
                 1 if !f_role => { f_role = true; de.constant(&path.key("role"), "assistant")?; }
@@ -300,7 +300,7 @@ impl Decode for PartialToolCallPayload {
         let mut f_arguments: Option<Fragment> = None;
         let mut f_tool_call_id: Option<String> = None;
         let mut f_stop_reason: Option<StopReason> = None;
-        while let Some((field, key)) = de.next_key(PARTIAL_TOOL_CALL_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(PARTIAL_TOOL_CALL_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "partial_tool_call")?; }
                 1 if !f_role => { f_role = true; de.constant(&path.key("role"), "assistant")?; }
@@ -335,7 +335,7 @@ impl Decode for PartialToolCallOutputPayload {
         let mut f_images: Option<Vec<String>> = None;
         let mut f_tool_call_id: Option<String> = None;
         let mut f_stop_reason: Option<StopReason> = None;
-        while let Some((field, key)) = de.next_key(PARTIAL_TOOL_CALL_OUTPUT_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(PARTIAL_TOOL_CALL_OUTPUT_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "partial_tool_call_output")?; }
                 1 if !f_role => { f_role = true; de.constant(&path.key("role"), "user")?; }
@@ -367,7 +367,7 @@ impl Decode for ModelMessage {
         let mut f_type = false;
         let mut f_payload: Option<ModelPayload> = None;
         let mut f_origin: Option<Vec<String>> = None;
-        while let Some((field, key)) = de.next_key(MODEL_MESSAGE_FIELDS) {
+        while let Some((field, key)) = de.next_key(MODEL_MESSAGE_FIELDS)? {
             match field {
                 0 if f_timestamp.is_none() => f_timestamp = Some(de.string(&path.key("timestamp"))?),
                 1 if !f_type => { f_type = true; de.constant(&path.key("type"), "model_msg")?; }
@@ -389,7 +389,7 @@ impl Decode for ModelMessage {
 impl Decode for ModelPayload {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {
         let (at, tag) = de.tag(path)?;
-        Ok(match tag.as_str() {
+        Ok(match &*tag {
             "text" => ModelPayload::Text(TextPayload::decode(de, path)?),
             "thinking" => ModelPayload::Thinking(ThinkingPayload::decode(de, path)?),
             "inline_thinking" => ModelPayload::InlineThinking(InlineThinkingPayload::decode(de, path)?),

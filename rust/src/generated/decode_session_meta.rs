@@ -25,7 +25,7 @@ impl Decode for SessionMetaPayload {
         let mut f_agent_state: Option<String> = None;
         let mut f_workspace: Option<String> = None;
         let mut f_source: Option<SessionSource> = None;
-        while let Some((field, key)) = de.next_key(SESSION_META_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(SESSION_META_PAYLOAD_FIELDS)? {
             match field {
                 0 if f_session_id.is_none() => f_session_id = Some(de.string(&path.key("session_id"))?),
                 1 if f_provider.is_none() => f_provider = Some(de.string(&path.key("provider"))?),
@@ -59,7 +59,7 @@ impl Decode for SessionMetaMessage {
         let mut f_type = false;
         let mut f_payload: Option<SessionMetaPayload> = None;
         let mut f_origin: Option<Vec<String>> = None;
-        while let Some((field, key)) = de.next_key(SESSION_META_MESSAGE_FIELDS) {
+        while let Some((field, key)) = de.next_key(SESSION_META_MESSAGE_FIELDS)? {
             match field {
                 0 if f_timestamp.is_none() => f_timestamp = Some(de.string(&path.key("timestamp"))?),
                 1 if !f_type => { f_type = true; de.constant(&path.key("type"), "session_meta")?; }

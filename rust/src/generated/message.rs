@@ -155,7 +155,7 @@ impl Message {
 impl Decode for Message {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {
         let (at, tag) = de.tag(path)?;
-        Ok(match tag.as_str() {
+        Ok(match &*tag {
             "session_meta" => Message::SessionMeta(SessionMetaMessage::decode(de, path)?),
             "model_msg" => Message::Model(ModelMessage::decode(de, path)?),
             "event_msg" => Message::Event(EventMessage::decode(de, path)?),

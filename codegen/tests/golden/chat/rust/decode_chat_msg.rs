@@ -22,7 +22,7 @@ impl Decode for SayPayload {
         let mut f_text: Option<String> = None;
         let mut f_status: Option<Status> = None;
         let mut f_meta: Option<Verbatim> = None;
-        while let Some((field, key)) = de.next_key(SAY_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(SAY_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "say")?; }
                 1 if f_role.is_none() => f_role = Some(de.enumerated::<Role>(&path.key("role"))?),
@@ -50,7 +50,7 @@ impl Decode for PartialSayPayload {
         let mut f_role: Option<Role> = None;
         let mut f_text: Option<Fragment> = None;
         let mut f_status: Option<Status> = None;
-        while let Some((field, key)) = de.next_key(PARTIAL_SAY_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(PARTIAL_SAY_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "partial_say")?; }
                 1 if f_role.is_none() => f_role = Some(de.enumerated::<Role>(&path.key("role"))?),
@@ -76,7 +76,7 @@ impl Decode for ChatMessage {
         let mut f_type = false;
         let mut f_payload: Option<ChatPayload> = None;
         let mut f_origin: Option<Vec<String>> = None;
-        while let Some((field, key)) = de.next_key(CHAT_MESSAGE_FIELDS) {
+        while let Some((field, key)) = de.next_key(CHAT_MESSAGE_FIELDS)? {
             match field {
                 0 if f_timestamp.is_none() => f_timestamp = Some(de.string(&path.key("timestamp"))?),
                 1 if !f_type => { f_type = true; de.constant(&path.key("type"), "chat_msg")?; }
@@ -98,7 +98,7 @@ impl Decode for ChatMessage {
 impl Decode for ChatPayload {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {
         let (at, tag) = de.tag(path)?;
-        Ok(match tag.as_str() {
+        Ok(match &*tag {
             "say" => ChatPayload::Say(SayPayload::decode(de, path)?),
             "partial_say" => ChatPayload::PartialSay(PartialSayPayload::decode(de, path)?),
             _ => return Err(de.unknown_type(path, at, &tag)),

@@ -19,7 +19,7 @@ impl Decode for PingPayload {
         let start = de.begin_object(path)?;
         let mut f_type = false;
         let mut f_note: Option<Option<String>> = None;
-        while let Some((field, key)) = de.next_key(PING_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(PING_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "ping")?; }
                 1 if f_note.is_none() => f_note = Some(if de.null() { None } else { Some(de.string(&path.key("note"))?) }),
@@ -39,7 +39,7 @@ impl Decode for Entry {
         let start = de.begin_object(path)?;
         let mut f_name: Option<String> = None;
         let mut f_points: Option<u64> = None;
-        while let Some((field, key)) = de.next_key(ENTRY_FIELDS) {
+        while let Some((field, key)) = de.next_key(ENTRY_FIELDS)? {
             match field {
                 0 if f_name.is_none() => f_name = Some(de.string(&path.key("name"))?),
                 1 if f_points.is_none() => f_points = Some(de.integer(&path.key("points"), 0, 9007199254740991)?),
@@ -60,7 +60,7 @@ impl Decode for ScorePayload {
         let mut f_type = false;
         let mut f_value: Option<NumberOrString> = None;
         let mut f_entries: Option<Vec<Entry>> = None;
-        while let Some((field, key)) = de.next_key(SCORE_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(SCORE_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "score")?; }
                 1 if f_value.is_none() => f_value = Some(de.number_or_string(&path.key("value"), Some(0.0_f64))?),
@@ -84,7 +84,7 @@ impl Decode for SignalMessage {
         let mut f_type = false;
         let mut f_payload: Option<SignalPayload> = None;
         let mut f_origin: Option<Vec<String>> = None;
-        while let Some((field, key)) = de.next_key(SIGNAL_MESSAGE_FIELDS) {
+        while let Some((field, key)) = de.next_key(SIGNAL_MESSAGE_FIELDS)? {
             match field {
                 0 if f_timestamp.is_none() => f_timestamp = Some(de.string(&path.key("timestamp"))?),
                 1 if !f_type => { f_type = true; de.constant(&path.key("type"), "signal_msg")?; }
@@ -106,7 +106,7 @@ impl Decode for SignalMessage {
 impl Decode for SignalPayload {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {
         let (at, tag) = de.tag(path)?;
-        Ok(match tag.as_str() {
+        Ok(match &*tag {
             "ping" => SignalPayload::Ping(PingPayload::decode(de, path)?),
             "score" => SignalPayload::Score(ScorePayload::decode(de, path)?),
             _ => return Err(de.unknown_type(path, at, &tag)),

@@ -96,7 +96,7 @@ impl Message {
 impl Decode for Message {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {
         let (at, tag) = de.tag(path)?;
-        Ok(match tag.as_str() {
+        Ok(match &*tag {
             "chat_msg" => Message::Chat(ChatMessage::decode(de, path)?),
             "signal_msg" => Message::Signal(SignalMessage::decode(de, path)?),
             _ => return Err(de.unknown_type(path, at, &tag)),

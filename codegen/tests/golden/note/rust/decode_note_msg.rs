@@ -23,7 +23,7 @@ impl Decode for NotePayload {
         let mut f_tags: Option<Vec<String>> = None;
         let mut f_count: Option<u64> = None;
         let mut f_extra: Option<Verbatim> = None;
-        while let Some((field, key)) = de.next_key(NOTE_PAYLOAD_FIELDS) {
+        while let Some((field, key)) = de.next_key(NOTE_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "note")?; }
                 1 if f_text.is_none() => f_text = Some(de.string(&path.key("text"))?),
@@ -52,7 +52,7 @@ impl Decode for NoteMessage {
         let mut f_timestamp: Option<String> = None;
         let mut f_type = false;
         let mut f_payload: Option<NotePayload> = None;
-        while let Some((field, key)) = de.next_key(NOTE_MESSAGE_FIELDS) {
+        while let Some((field, key)) = de.next_key(NOTE_MESSAGE_FIELDS)? {
             match field {
                 0 if f_timestamp.is_none() => f_timestamp = Some(de.string(&path.key("timestamp"))?),
                 1 if !f_type => { f_type = true; de.constant(&path.key("type"), "note_msg")?; }

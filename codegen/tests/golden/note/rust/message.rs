@@ -30,7 +30,7 @@ impl Message {
 impl Decode for Message {
     fn decode(de: &mut De<'_>, path: &Path<'_>) -> Result<Self> {
         let (at, tag) = de.tag(path)?;
-        Ok(match tag.as_str() {
+        Ok(match &*tag {
             "note_msg" => Message::Note(NoteMessage::decode(de, path)?),
             _ => return Err(de.unknown_type(path, at, &tag)),
         })
