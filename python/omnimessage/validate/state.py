@@ -13,13 +13,13 @@ from .._utf16 import join_fragments
 
 __all__ = [
     "MAX_CHILD_SESSIONS", "MAX_OPEN_CALLS", "MAX_OPEN_SEGMENTS", "MAX_SERVER_EVENT_TYPES", "SEGMENT_FRAGMENTS",
-    "SEGMENT_PREFIX", "Call", "Key", "Segment", "Session",
+    "SEGMENT_PREFIX", "Call", "Key", "Segment", "Session", "text_digest",
 ]
 
 SEGMENT_PREFIX: Final = 2048
 """How many characters of a segment's joined fragments are kept verbatim. Beyond it (or beyond
-`SEGMENT_FRAGMENTS` fragments) a segment keeps only a digest: its length and a running hash of its
-UTF-16 code units, so an endless segment costs constant memory; OM305 then names the first
+`SEGMENT_FRAGMENTS` fragments) a segment keeps only a digest: its length and a running hash of the
+joined text (`text_digest`), so an endless segment costs constant memory; OM305 then names the first
 difference when it lies within the prefix, else the lengths."""
 SEGMENT_FRAGMENTS: Final = 256
 """How many fragments a segment keeps before it keeps a digest instead (see `SEGMENT_PREFIX`)."""
@@ -40,24 +40,43 @@ Key = tuple[type[Struct], "str | None"]
 """A streaming segment: (its partial payload class, its tool_call_id or None)."""
 
 
+def _utf8(text: str) -> bytes | None:
+    """`text` in UTF-8 (a copy when msgspec has already encoded it), None when it holds a surrogate."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return None
+
+
+def text_digest(text: str) -> tuple[bytes, int]:
+    """(the digest, its byte count) a segment whose fragments join to `text` ends with: the hash of the
+    UTF-8 of `text`, split surrogate pairs joined up and lone surrogates as `surrogatepass` writes
+    them (one-to-one with the UTF-16 code units JavaScript compares, so equal digests mean equal
+    strings)."""
+    data = _utf8(text)
+    if data is None:
+        data = join_fragments((text,)).encode("utf-8", "surrogatepass")
+    return blake2b(data, digest_size=16).digest(), len(data)
+
+
 class Segment:
     """One streaming segment: its fragments since `start` (a bounded digest of them once they are many),
     and what the complete message is checked against."""
 
     __slots__ = (
-        "chars", "digest", "high", "images", "images_line", "line", "name", "parts", "prefix", "size", "stop_line",
-        "tainted", "units",
+        "chars", "digest", "hashed", "images", "images_line", "line", "name", "parts", "pending", "prefix", "size",
+        "stop_line", "tainted",
     )
 
     def __init__(self, line: int, tainted: bool = False) -> None:
         self.line = line
         self.parts: list[str] = []  # the fragments (with a digest: those not hashed yet)
         self.size = 0  # characters in `parts`
-        self.digest: blake2b | None = None  # the running hash of the joined UTF-16-LE code units
+        self.digest: blake2b | None = None  # the running hash of the joined text's UTF-8 (`text_digest`)
         self.prefix = ""  # the first SEGMENT_PREFIX code points of the fragments (with a digest)
-        self.units = 0  # UTF-16 code units hashed
-        self.chars = 0  # characters of the joined fragments (split surrogate pairs joined up)
-        self.high = False  # the text hashed so far ends with a high surrogate
+        self.hashed = 0  # bytes hashed
+        self.chars = 0  # characters hashed (split surrogate pairs joined up)
+        self.pending = ""  # a high surrogate ending the text hashed so far, held back: its pair may follow
         self.name: str | None = None
         self.images: list[str] | None = None
         self.images_line = 0
@@ -82,21 +101,30 @@ class Segment:
             return
         if len(self.prefix) < SEGMENT_PREFIX:  # as given: pairs split across fragments are joined when read
             self.prefix += text[: SEGMENT_PREFIX - len(self.prefix)]
-        # UTF-16-LE with surrogatepass concatenates like the joined string: a pair split across two
-        # fragments hashes as the pair.
-        data = text.encode("utf-16-le", "surrogatepass")
+        if self.pending:
+            text = self.pending + text
+            self.pending = ""
+        data = _utf8(text)
+        if data is None:  # surrogates: pairs split across fragments joined up, a last high half held back
+            text = join_fragments((text,))
+            if 0xD800 <= ord(text[-1]) <= 0xDBFF:
+                self.pending = text[-1]
+                text = text[:-1]
+            data = text.encode("utf-8", "surrogatepass")
         self.digest.update(data)
-        self.units += len(data) // 2
-        n = len(text)
-        if not text.isascii():
-            try:
-                text.encode("utf-8")
-            except UnicodeEncodeError:  # surrogates: count the characters they join into
-                n = len(data.decode("utf-16-le", "surrogatepass"))
-                if self.high and 0xDC00 <= ord(text[0]) <= 0xDFFF:
-                    n -= 1
-        self.chars += n
-        self.high = 0xD800 <= ord(text[-1]) <= 0xDBFF
+        self.hashed += len(data)
+        self.chars += len(text)
+
+    def final_digest(self) -> tuple[bytes, int, int]:
+        """(digest, bytes, characters) of every fragment so far, as `text_digest` gives them for the
+        joined text (call `flush` first)."""
+        assert self.digest is not None
+        if not self.pending:
+            return self.digest.digest(), self.hashed, self.chars
+        last = self.digest.copy()
+        tail = self.pending.encode("utf-8", "surrogatepass")
+        last.update(tail)
+        return last.digest(), self.hashed + len(tail), self.chars + 1
 
     def joined_prefix(self) -> str:
         """The first characters of the joined fragments (at most SEGMENT_PREFIX code points kept)."""

@@ -8,7 +8,6 @@ Which partial streams which complete payload, and through which field, is the sc
 from __future__ import annotations
 
 import typing
-from hashlib import blake2b
 from typing import Final
 
 from ..._generated.models import (
@@ -28,7 +27,7 @@ from ..._generated.models import (
 from ..._utf16 import join_fragments
 from ..context import Context
 from ..rules import Severity
-from ..state import MAX_OPEN_SEGMENTS, SEGMENT_PREFIX, Key, Segment, Session
+from ..state import MAX_OPEN_SEGMENTS, SEGMENT_PREFIX, Key, Segment, Session, text_digest
 from ..wording import COMPLETE_NAMES, PART_NAMES, first_diff, short, what
 from . import values
 from .pairing import assistant_output
@@ -208,10 +207,10 @@ def _joined(ctx: Context, seg: Segment, full: str, field: str, line: int) -> Non
         chars = len(joined)
     else:
         seg.flush()
-        data = full.encode("utf-16-le", "surrogatepass")
-        if len(data) // 2 == seg.units and blake2b(data, digest_size=16).digest() == seg.digest.digest():
+        digest, hashed, chars = seg.final_digest()
+        if text_digest(full) == (digest, hashed):
             return
-        joined, chars = seg.joined_prefix(), seg.chars
+        joined = seg.joined_prefix()
     i = first_diff(joined, full)
     where = f"/payload/{field}"
     head = f"the fragments of lines {seg.line}-{seg.stop_line} join to {chars} characters, the complete {field} " \
