@@ -13,13 +13,13 @@ from .._utf16 import join_fragments
 
 __all__ = [
     "MAX_CHILD_SESSIONS", "MAX_OPEN_CALLS", "MAX_OPEN_SEGMENTS", "MAX_SERVER_EVENT_TYPES", "SEGMENT_FRAGMENTS",
-    "SEGMENT_PREFIX", "Call", "Key", "Segment", "Session", "text_digest",
+    "SEGMENT_PREFIX", "Call", "Key", "Segment", "Session",
 ]
 
 SEGMENT_PREFIX: Final = 2048
 """How many characters of a segment's joined fragments are kept verbatim. Beyond it (or beyond
 `SEGMENT_FRAGMENTS` fragments) a segment keeps only a digest: its length and a running hash of the
-joined text (`text_digest`), so an endless segment costs constant memory; OM305 then names the first
+joined text past the prefix, so an endless segment costs constant memory; OM305 then names the first
 difference when it lies within the prefix, else the lengths."""
 SEGMENT_FRAGMENTS: Final = 256
 """How many fragments a segment keeps before it keeps a digest instead (see `SEGMENT_PREFIX`)."""
@@ -40,23 +40,18 @@ Key = tuple[type[Struct], "str | None"]
 """A streaming segment: (its partial payload class, its tool_call_id or None)."""
 
 
-def _utf8(text: str) -> bytes | None:
-    """`text` in UTF-8 (a copy when msgspec has already encoded it), None when it holds a surrogate."""
+def _high(ch: str) -> bool:
+    return "\ud800" <= ch <= "\udbff"
+
+
+def _utf8(text: str) -> bytes:
+    """The UTF-8 of `text` with split surrogate pairs joined up and lone surrogates as `surrogatepass`
+    writes them: one-to-one with the UTF-16 code units JavaScript compares. A copy of msgspec's cached
+    UTF-8 for a string the fast path has encoded."""
     try:
         return text.encode("utf-8")
     except UnicodeEncodeError:
-        return None
-
-
-def text_digest(text: str) -> tuple[bytes, int]:
-    """(the digest, its byte count) a segment whose fragments join to `text` ends with: the hash of the
-    UTF-8 of `text`, split surrogate pairs joined up and lone surrogates as `surrogatepass` writes
-    them (one-to-one with the UTF-16 code units JavaScript compares, so equal digests mean equal
-    strings)."""
-    data = _utf8(text)
-    if data is None:
-        data = join_fragments((text,)).encode("utf-8", "surrogatepass")
-    return blake2b(data, digest_size=16).digest(), len(data)
+        return join_fragments((text,)).encode("utf-8", "surrogatepass")
 
 
 class Segment:
@@ -72,7 +67,7 @@ class Segment:
         self.line = line
         self.parts: list[str] = []  # the fragments (with a digest: those not hashed yet)
         self.size = 0  # characters in `parts`
-        self.digest: blake2b | None = None  # the running hash of the joined text's UTF-8 (`text_digest`)
+        self.digest: blake2b | None = None  # the running hash of what follows the prefix (`_utf8` of it)
         self.prefix = ""  # the first SEGMENT_PREFIX code points of the fragments (with a digest)
         self.hashed = 0  # bytes hashed
         self.chars = 0  # characters hashed (split surrogate pairs joined up)
@@ -91,23 +86,33 @@ class Segment:
             self.flush()
 
     def flush(self) -> None:
-        """Keep a digest from now on, and hash the fragments held so far into it."""
+        """Keep a digest from now on: the fragments held so far fill the prefix, what lies beyond it is hashed."""
         if self.digest is None:
             self.digest = blake2b(digest_size=16)
-        text = "".join(self.parts)
+        parts = self.parts
+        text = "".join(parts)
         self.parts = []
         self.size = 0
+        room = SEGMENT_PREFIX - len(self.prefix)
+        if room > 0:  # as given: pairs split across fragments are joined when read
+            self.prefix += text[:room]
+            text = text[room:]
+            parts = [text]
+            if len(self.prefix) == SEGMENT_PREFIX and _high(self.prefix[-1]):
+                self.pending = self.prefix[-1]  # hashed with what follows it: its pair may
         if not text:
             return
-        if len(self.prefix) < SEGMENT_PREFIX:  # as given: pairs split across fragments are joined when read
-            self.prefix += text[: SEGMENT_PREFIX - len(self.prefix)]
         if self.pending:
             text = self.pending + text
+            parts = [text]
             self.pending = ""
-        data = _utf8(text)
-        if data is None:  # surrogates: pairs split across fragments joined up, a last high half held back
+        try:
+            # The fragments' own UTF-8 (copies of what msgspec's encoding of their lines cached), but for
+            # ASCII, which is its own UTF-8: one copy of the joined text.
+            data = text.encode("utf-8") if text.isascii() else b"".join([p.encode("utf-8") for p in parts])
+        except UnicodeEncodeError:  # surrogates: pairs split across fragments joined up, a last high half held back
             text = join_fragments((text,))
-            if 0xD800 <= ord(text[-1]) <= 0xDBFF:
+            if _high(text[-1]):
                 self.pending = text[-1]
                 text = text[:-1]
             data = text.encode("utf-8", "surrogatepass")
@@ -115,16 +120,37 @@ class Segment:
         self.hashed += len(data)
         self.chars += len(text)
 
-    def final_digest(self) -> tuple[bytes, int, int]:
-        """(digest, bytes, characters) of every fragment so far, as `text_digest` gives them for the
-        joined text (call `flush` first)."""
+    def _head(self) -> str:
+        """The prefix, less a high surrogate ending a full one (hashed with what follows it)."""
+        prefix = self.prefix
+        return prefix[:-1] if len(prefix) == SEGMENT_PREFIX and _high(prefix[-1]) else prefix
+
+    def joins_to(self, full: str) -> bool:
+        """Whether the fragments join to `full` (with a digest, after `flush`): `full` begins with the
+        prefix and the rest hashes to the digest."""
+        if len(self.prefix) < SEGMENT_PREFIX:  # nothing hashed: the prefix holds every fragment
+            return join_fragments((self.prefix,)) == full
         assert self.digest is not None
-        if not self.pending:
-            return self.digest.digest(), self.hashed, self.chars
-        last = self.digest.copy()
-        tail = self.pending.encode("utf-8", "surrogatepass")
-        last.update(tail)
-        return last.digest(), self.hashed + len(tail), self.chars + 1
+        head = _utf8(self._head())
+        data = _utf8(full)
+        if not data.startswith(head):
+            return False
+        last = self.digest
+        tail = b""
+        if self.pending:
+            last = last.copy()
+            tail = self.pending.encode("utf-8", "surrogatepass")
+            last.update(tail)
+        n = len(head)
+        return len(data) - n == self.hashed + len(tail) and \
+            blake2b(memoryview(data)[n:], digest_size=16).digest() == last.digest()
+
+    def joined_chars(self) -> int:
+        """How many characters the fragments join to, split surrogate pairs joined up (with a digest, after
+        `flush`)."""
+        if len(self.prefix) < SEGMENT_PREFIX:
+            return len(join_fragments((self.prefix,)))
+        return len(join_fragments((self._head(),))) + self.chars + len(self.pending)
 
     def joined_prefix(self) -> str:
         """The first characters of the joined fragments (at most SEGMENT_PREFIX code points kept)."""

@@ -27,7 +27,7 @@ from ..._generated.models import (
 from ..._utf16 import join_fragments
 from ..context import Context
 from ..rules import Severity
-from ..state import MAX_OPEN_SEGMENTS, SEGMENT_PREFIX, Key, Segment, Session, text_digest
+from ..state import MAX_OPEN_SEGMENTS, SEGMENT_PREFIX, Key, Segment, Session
 from ..wording import COMPLETE_NAMES, PART_NAMES, first_diff, short, what
 from . import values
 from .pairing import assistant_output
@@ -70,7 +70,12 @@ def fragment(ctx: Context, s: Session, p: Partial, line: int, msg: Message) -> N
             c.started = line
     elif s.usage and not s.usage_reported:  # (the check's own condition: the hot path skips the call)
         assistant_output(ctx, s, p, line, msg)
-    seg = _segment(ctx, s, (cls, tid), p.event_type, line, getattr(p, field))
+    key = (cls, tid)
+    seg = s.segs.get(key) if p.event_type == "delta" else None
+    if seg is not None:  # the common case, a delta of an open segment: what `_segment` does with it
+        seg.add(getattr(p, field))
+    else:
+        seg = _segment(ctx, s, key, p.event_type, line, getattr(p, field))
     if cls is PartialToolCallPayload:
         _tool_name(ctx, seg, p.name, line)  # type: ignore[union-attr]
     elif tool_side and p.images is not UNSET:  # type: ignore[union-attr]
@@ -207,10 +212,9 @@ def _joined(ctx: Context, seg: Segment, full: str, field: str, line: int) -> Non
         chars = len(joined)
     else:
         seg.flush()
-        digest, hashed, chars = seg.final_digest()
-        if text_digest(full) == (digest, hashed):
+        if seg.joins_to(full):
             return
-        joined = seg.joined_prefix()
+        joined, chars = seg.joined_prefix(), seg.joined_chars()
     i = first_diff(joined, full)
     where = f"/payload/{field}"
     head = f"the fragments of lines {seg.line}-{seg.stop_line} join to {chars} characters, the complete {field} " \
