@@ -5,6 +5,7 @@ compare across commits. Each `run(lines)` returns (accepted lines, byte-identica
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -177,6 +178,46 @@ def _msgspec_roundtrip(lines: Lines) -> Result:
     return len(lines), same
 
 
+# --- read: a JSON Lines file, line by line -------------------------------------------------
+# Each times itself over the corpus file (in the page cache after the first round): reading the
+# lines is part of the work.
+
+
+def _om_read(path: Any) -> tuple[int, int | None, float]:
+    t0 = time.perf_counter()
+    ok = sum(1 for line in om.iter_messages(path) if line.message is not None)
+    return ok, None, time.perf_counter() - t0
+
+
+def _om_decode_lines(path: Any) -> tuple[int, int | None, float]:
+    t0 = time.perf_counter()
+    ok = 0
+    decode = om.decode
+    with open(path, "rb") as fh:
+        for raw in fh:
+            try:
+                decode(raw)
+                ok += 1
+            except om.DecodeError:
+                pass
+    return ok, None, time.perf_counter() - t0
+
+
+def _msgspec_read(path: Any) -> tuple[int, int | None, float]:
+    t0 = time.perf_counter()
+    dec = msgspec.json.Decoder().decode
+    n = 0
+    with open(path, "rb") as fh:
+        for raw in fh:
+            dec(raw)
+            n += 1
+    return n, None, time.perf_counter() - t0
+
+
+def _unmeasured(lines: Lines) -> Result:  # (a task timed by run_external)
+    return 0, None
+
+
 def python_impls() -> list[Impl]:
     impls = [
         Impl("decode_validate", "omnimessage-python", _om_decode),
@@ -188,6 +229,12 @@ def python_impls() -> list[Impl]:
         Impl("decode_validate", "jsonschema", _jsonschema(), "Draft202012Validator", slice_bytes=2 << 20),
         Impl("roundtrip", "omnimessage-python", _om_roundtrip),
         Impl("roundtrip", "msgspec-untyped", _msgspec_roundtrip, "parse + encode, no validation"),
+        Impl("read", "omnimessage-python", _unmeasured, "iter_messages(path): a Line per line",
+             run_external=_om_read),
+        Impl("read", "omnimessage-decode-loop", _unmeasured, "for raw in file: om.decode(raw), no Line",
+             run_external=_om_decode_lines),
+        Impl("read", "msgspec-untyped", _unmeasured, "for raw in file: parse only: the floor",
+             run_external=_msgspec_read),
     ]
     try:
         pd_decode, pd_roundtrip = _pydantic()

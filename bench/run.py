@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--rounds", type=int, default=None)
     p.add_argument("--scale", type=float, default=float(os.environ.get("BENCH_SCALE", "1")))
-    p.add_argument("--tasks", default="decode_validate,roundtrip,validate_rules,memory,parallel,scaling")
+    p.add_argument("--tasks", default="decode_validate,roundtrip,read,validate_rules,memory,parallel,scaling")
     p.add_argument("--out", type=Path, default=ROOT / "bench")
     p.add_argument(
         "--require-all", action="store_true",

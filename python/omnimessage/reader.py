@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, BinaryIO, Generic, Literal, overload
+
+from msgspec import Struct
 
 from ._generated.models import DEFAULT_MAX_LINE_BYTES, Message
 from .codec import OpaqueMessage, decode
@@ -29,8 +30,7 @@ else:
     M = TypeVar("M", bound=Message | OpaqueMessage, covariant=True)
 
 
-@dataclass(frozen=True, slots=True)
-class Line(Generic[M]):
+class Line(Struct, Generic[M], frozen=True):
     """One line of a JSON Lines input.
 
     Exactly one of `message` and `error` is set. `raw` is the line without its line feed
@@ -39,6 +39,10 @@ class Line(Generic[M]):
 
     Generic in the message type for type checkers: strict reading yields `Line[Message]`,
     lenient reading `Line[Message | OpaqueMessage]` (what a bare `Line` means).
+
+    Immutable, compared and hashed by its fields, matched by position (`case Line(number, raw,
+    message, error)`); a frozen `msgspec.Struct`, which costs a tenth of a frozen dataclass per
+    line (`msgspec.structs.replace` makes a changed copy).
     """
 
     number: int

@@ -21,6 +21,15 @@ _VALUE_RULES: Final = frozenset({"OM305", "OM306", "OM307", "OM405", "OM408", "O
 class Context:
     """The state one input is validated in (see `Validator` for the arguments)."""
 
+    # Slots: every rule reads and writes these once or more per line. An instance dict of this many
+    # keys is no shared-key dict, and CPython 3.11 then specialises no method call on the object.
+    __slots__ = (
+        "_pending", "blank_at", "canonical", "capped", "children", "collect_subagents", "expect_session",
+        "file_lines", "file_msgs", "file_started", "gated", "head", "heal", "legacy", "legacy_line", "lenient",
+        "line", "lines", "main", "messages", "meta", "meta_line", "overflow", "profile", "protocol", "repaired",
+        "rotated", "source", "subagents", "tools", "trace", "truncated", "ts_hour", "ts_second", "window",
+    )
+
     def __init__(
         self,
         profile: str,
@@ -60,6 +69,7 @@ class Context:
         self.repaired = False  # the message was repaired after a refusal: no findings about its values
         self.legacy_line = False  # an old record (retired spellings applied): it predates the error pair
         self.ts_hour = ""  # the date and hour of the last valid timestamp
+        self.ts_second = ""  # ... and its date and time up to the second
         # the file being read (trace rotation: one session over several files)
         self.file_started = True
         self.file_lines = 0

@@ -81,6 +81,8 @@ class Validator(Context):
         collect_subagents: record `subagent` pointers in `.subagents` (trace directories).
     """
 
+    __slots__ = ("_began", "_finished")
+
     def __init__(
         self,
         profile: str = "trace",
@@ -122,7 +124,9 @@ class Validator(Context):
         `terminated=False` marks a last line that had no line feed.
         """
         number = self.line + 1 if line is None else line
-        if isinstance(item, (bytes, bytearray, memoryview, str)):
+        if type(item) is bytes:  # the common case first: a line as iterating over a binary file gives it
+            self.feed_raw(item[:-1] if item.endswith(b"\n") else item, number, terminated)
+        elif isinstance(item, (bytes, bytearray, memoryview, str)):
             raw = item.encode("utf-8", "surrogatepass") if isinstance(item, str) else bytes(item)
             if raw.endswith(b"\n"):
                 raw = raw[:-1]
@@ -138,7 +142,11 @@ class Validator(Context):
             self._feed_message(item, number)
         else:
             raise TypeError(f"cannot validate a {type(item).__name__}: expected a line or a message")
-        return self.take()
+        out = self._pending  # take(), on the hot path
+        if out:
+            self._pending = []
+            return out
+        return _NONE
 
     def feed_raw(self, raw: bytes | None, line: int, terminated: bool = True) -> None:
         """Validate one line given without its line feed (`None`: a line over the length limit).
@@ -158,21 +166,19 @@ class Validator(Context):
             self.emit("OM003", line, "the line ends with CR LF; lines end with LF only")
         if self.gated:
             self._gate(raw, line)
-        msg: Message | None
         try:
             msg, canonical = decode_canonical(raw)
         except DecodeError as err:
-            msg = refusals.refused(self, raw, err, line, terminated)
-            if msg is None:
-                self.repaired = self.legacy_line = False
-                return
-        else:
-            if not terminated:
-                self.emit("OM002", line, "the last line has no line feed")
-            if self.canonical and not crlf and not canonical:
-                self.emit("OM114", line, "valid, but not the canonical encoding (omnimessage canonicalize fixes it)")
+            repaired = refusals.refused(self, raw, err, line, terminated)
+            if repaired is not None:
+                self._check(repaired, line)
+            self.repaired = self.legacy_line = False  # (only a refusal sets them)
+            return
+        if not terminated:
+            self.emit("OM002", line, "the last line has no line feed")
+        if self.canonical and not crlf and not canonical:
+            self.emit("OM114", line, "valid, but not the canonical encoding (omnimessage canonicalize fixes it)")
         self._check(msg, line)
-        self.repaired = self.legacy_line = False
 
     def take(self) -> Sequence[Finding]:
         """The findings produced since the last `take()` / `feed()`."""

@@ -18,8 +18,8 @@ __all__ = [
 
 SEGMENT_PREFIX: Final = 2048
 """How many characters of a segment's joined fragments are kept verbatim. Beyond it (or beyond
-`SEGMENT_FRAGMENTS` fragments) a segment keeps only a digest: its length and a running hash of its
-UTF-16 code units, so an endless segment costs constant memory; OM305 then names the first
+`SEGMENT_FRAGMENTS` fragments) a segment keeps only a digest: its length and a running hash of the
+joined text past the prefix, so an endless segment costs constant memory; OM305 then names the first
 difference when it lies within the prefix, else the lengths."""
 SEGMENT_FRAGMENTS: Final = 256
 """How many fragments a segment keeps before it keeps a digest instead (see `SEGMENT_PREFIX`)."""
@@ -40,24 +40,38 @@ Key = tuple[type[Struct], "str | None"]
 """A streaming segment: (its partial payload class, its tool_call_id or None)."""
 
 
+def _high(ch: str) -> bool:
+    return "\ud800" <= ch <= "\udbff"
+
+
+def _utf8(text: str) -> bytes:
+    """The UTF-8 of `text` with split surrogate pairs joined up and lone surrogates as `surrogatepass`
+    writes them: one-to-one with the UTF-16 code units JavaScript compares. A copy of msgspec's cached
+    UTF-8 for a string the fast path has encoded."""
+    try:
+        return text.encode("utf-8")
+    except UnicodeEncodeError:
+        return join_fragments((text,)).encode("utf-8", "surrogatepass")
+
+
 class Segment:
     """One streaming segment: its fragments since `start` (a bounded digest of them once they are many),
     and what the complete message is checked against."""
 
     __slots__ = (
-        "chars", "digest", "high", "images", "images_line", "line", "name", "parts", "prefix", "size", "stop_line",
-        "tainted", "units",
+        "chars", "digest", "hashed", "images", "images_line", "line", "name", "parts", "pending", "prefix", "size",
+        "stop_line", "tainted",
     )
 
     def __init__(self, line: int, tainted: bool = False) -> None:
         self.line = line
         self.parts: list[str] = []  # the fragments (with a digest: those not hashed yet)
         self.size = 0  # characters in `parts`
-        self.digest: blake2b | None = None  # the running hash of the joined UTF-16-LE code units
+        self.digest: blake2b | None = None  # the running hash of what follows the prefix (`_utf8` of it)
         self.prefix = ""  # the first SEGMENT_PREFIX code points of the fragments (with a digest)
-        self.units = 0  # UTF-16 code units hashed
-        self.chars = 0  # characters of the joined fragments (split surrogate pairs joined up)
-        self.high = False  # the text hashed so far ends with a high surrogate
+        self.hashed = 0  # bytes hashed
+        self.chars = 0  # characters hashed (split surrogate pairs joined up)
+        self.pending = ""  # a high surrogate ending the text hashed so far, held back: its pair may follow
         self.name: str | None = None
         self.images: list[str] | None = None
         self.images_line = 0
@@ -72,31 +86,71 @@ class Segment:
             self.flush()
 
     def flush(self) -> None:
-        """Keep a digest from now on, and hash the fragments held so far into it."""
+        """Keep a digest from now on: the fragments held so far fill the prefix, what lies beyond it is hashed."""
         if self.digest is None:
             self.digest = blake2b(digest_size=16)
-        text = "".join(self.parts)
+        parts = self.parts
+        text = "".join(parts)
         self.parts = []
         self.size = 0
+        room = SEGMENT_PREFIX - len(self.prefix)
+        if room > 0:  # as given: pairs split across fragments are joined when read
+            self.prefix += text[:room]
+            text = text[room:]
+            parts = [text]
+            if len(self.prefix) == SEGMENT_PREFIX and _high(self.prefix[-1]):
+                self.pending = self.prefix[-1]  # hashed with what follows it: its pair may
         if not text:
             return
-        if len(self.prefix) < SEGMENT_PREFIX:  # as given: pairs split across fragments are joined when read
-            self.prefix += text[: SEGMENT_PREFIX - len(self.prefix)]
-        # UTF-16-LE with surrogatepass concatenates like the joined string: a pair split across two
-        # fragments hashes as the pair.
-        data = text.encode("utf-16-le", "surrogatepass")
+        if self.pending:
+            text = self.pending + text
+            parts = [text]
+            self.pending = ""
+        try:
+            # The fragments' own UTF-8 (copies of what msgspec's encoding of their lines cached), but for
+            # ASCII, which is its own UTF-8: one copy of the joined text.
+            data = text.encode("utf-8") if text.isascii() else b"".join([p.encode("utf-8") for p in parts])
+        except UnicodeEncodeError:  # surrogates: pairs split across fragments joined up, a last high half held back
+            text = join_fragments((text,))
+            if _high(text[-1]):
+                self.pending = text[-1]
+                text = text[:-1]
+            data = text.encode("utf-8", "surrogatepass")
         self.digest.update(data)
-        self.units += len(data) // 2
-        n = len(text)
-        if not text.isascii():
-            try:
-                text.encode("utf-8")
-            except UnicodeEncodeError:  # surrogates: count the characters they join into
-                n = len(data.decode("utf-16-le", "surrogatepass"))
-                if self.high and 0xDC00 <= ord(text[0]) <= 0xDFFF:
-                    n -= 1
-        self.chars += n
-        self.high = 0xD800 <= ord(text[-1]) <= 0xDBFF
+        self.hashed += len(data)
+        self.chars += len(text)
+
+    def _head(self) -> str:
+        """The prefix, less a high surrogate ending a full one (hashed with what follows it)."""
+        prefix = self.prefix
+        return prefix[:-1] if len(prefix) == SEGMENT_PREFIX and _high(prefix[-1]) else prefix
+
+    def joins_to(self, full: str) -> bool:
+        """Whether the fragments join to `full` (with a digest, after `flush`): `full` begins with the
+        prefix and the rest hashes to the digest."""
+        if len(self.prefix) < SEGMENT_PREFIX:  # nothing hashed: the prefix holds every fragment
+            return join_fragments((self.prefix,)) == full
+        assert self.digest is not None
+        head = _utf8(self._head())
+        data = _utf8(full)
+        if not data.startswith(head):
+            return False
+        last = self.digest
+        tail = b""
+        if self.pending:
+            last = last.copy()
+            tail = self.pending.encode("utf-8", "surrogatepass")
+            last.update(tail)
+        n = len(head)
+        return len(data) - n == self.hashed + len(tail) and \
+            blake2b(memoryview(data)[n:], digest_size=16).digest() == last.digest()
+
+    def joined_chars(self) -> int:
+        """How many characters the fragments join to, split surrogate pairs joined up (with a digest, after
+        `flush`)."""
+        if len(self.prefix) < SEGMENT_PREFIX:
+            return len(join_fragments((self.prefix,)))
+        return len(join_fragments((self._head(),))) + self.chars + len(self.pending)
 
     def joined_prefix(self) -> str:
         """The first characters of the joined fragments (at most SEGMENT_PREFIX code points kept)."""

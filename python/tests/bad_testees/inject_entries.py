@@ -2,7 +2,7 @@
 every line with a category, pointer and message holding line breaks followed by case ids (real
 ones, globs, `fresh:` entries), comment starts, terminal escapes and bidi controls. The list must
 then hold only ids of the suite (and `fresh:CATEGORY` entries), each reason one escaped line.
-python/tests/test_conformance_runner.py runs it.
+python/tests/test_conformance_cli.py runs it.
 """
 
 from __future__ import annotations

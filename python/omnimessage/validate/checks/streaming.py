@@ -8,7 +8,6 @@ Which partial streams which complete payload, and through which field, is the sc
 from __future__ import annotations
 
 import typing
-from hashlib import blake2b
 from typing import Final
 
 from ..._generated.models import (
@@ -71,7 +70,12 @@ def fragment(ctx: Context, s: Session, p: Partial, line: int, msg: Message) -> N
             c.started = line
     elif s.usage and not s.usage_reported:  # (the check's own condition: the hot path skips the call)
         assistant_output(ctx, s, p, line, msg)
-    seg = _segment(ctx, s, (cls, tid), p.event_type, line, getattr(p, field))
+    key = (cls, tid)
+    seg = s.segs.get(key) if p.event_type == "delta" else None
+    if seg is not None:  # the common case, a delta of an open segment: what `_segment` does with it
+        seg.add(getattr(p, field))
+    else:
+        seg = _segment(ctx, s, key, p.event_type, line, getattr(p, field))
     if cls is PartialToolCallPayload:
         _tool_name(ctx, seg, p.name, line)  # type: ignore[union-attr]
     elif tool_side and p.images is not UNSET:  # type: ignore[union-attr]
@@ -208,10 +212,9 @@ def _joined(ctx: Context, seg: Segment, full: str, field: str, line: int) -> Non
         chars = len(joined)
     else:
         seg.flush()
-        data = full.encode("utf-16-le", "surrogatepass")
-        if len(data) // 2 == seg.units and blake2b(data, digest_size=16).digest() == seg.digest.digest():
+        if seg.joins_to(full):
             return
-        joined, chars = seg.joined_prefix(), seg.chars
+        joined, chars = seg.joined_prefix(), seg.joined_chars()
     i = first_diff(joined, full)
     where = f"/payload/{field}"
     head = f"the fragments of lines {seg.line}-{seg.stop_line} join to {chars} characters, the complete {field} " \

@@ -46,17 +46,27 @@ def _real_date(ts: str) -> bool:
     return True
 
 
+_FRACTIONS: Final = frozenset(["Z", *(f".{i:0{n}d}Z" for n in (1, 2, 3) for i in range(10**n))])
+"""What may follow the seconds of a timestamp, as producers write it (`.sss`): up to three digits."""
+
+
 def timestamp(ctx: Context, s: Session, ts: str, line: int, head: bool) -> None:
     """OM701: ISO 8601 UTC; OM702: never earlier than the session's previous one (not in a rotated
     file's head, which may carry older ones: releases up to 0.2.4 rewrite the first file's
     session_meta and tool_list_ready messages as they were)."""
-    # fast path: the date and hour were checked on an earlier message; only MM:SS.fffZ is left
-    if (ts[:14] != ctx.ts_hour or _TS_TAIL(ts, 14) is None) and (
-        _TS(ts) is None or (ts[8:10] > "28" and not _real_date(ts))
-    ):
-        ctx.emit("OM701", line, f"timestamp {short(ts)} is not ISO 8601 UTC (YYYY-MM-DDTHH:MM:SS.sssZ)",
-                 "/timestamp")
-        return
+    # fast paths: the date and time up to the second were checked on an earlier message, only the
+    # fraction is left; or the date and hour were, and MM:SS.fffZ is left
+    second = ts[:19]
+    if second != ctx.ts_second or ts[19:] not in _FRACTIONS:
+        hour = ts[:14]
+        if (hour != ctx.ts_hour or _TS_TAIL(ts, 14) is None) and (
+            _TS(ts) is None or (ts[8:10] > "28" and not _real_date(ts))
+        ):
+            ctx.emit("OM701", line, f"timestamp {short(ts)} is not ISO 8601 UTC (YYYY-MM-DDTHH:MM:SS.sssZ)",
+                     "/timestamp")
+            return
+        ctx.ts_hour = hour
+        ctx.ts_second = second
     if not head:
         prev = s.ts
         if prev is not None and (ts < prev if len(ts) == 24 == len(prev) else _ts_key(ts) < _ts_key(prev)):
@@ -64,7 +74,6 @@ def timestamp(ctx: Context, s: Session, ts: str, line: int, head: bool) -> None:
                      "/timestamp")
         s.ts = ts
         s.ts_line = line
-    ctx.ts_hour = ts[:14]
 
 
 def sender(ctx: Context, s: Session, p: TextPayload, line: int, msg: Message) -> None:
