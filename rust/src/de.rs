@@ -7,15 +7,16 @@
 //! first, which decide exactly; so a line it accepts is one the grammar accepts, and a refusal
 //! of its own for bad syntax never reaches the caller.
 
+mod numbers;
+
 use std::borrow::Cow;
 
 use crate::error::{clip, Category, DecodeError};
 use crate::generated::tables::MAX_DEPTH;
 use crate::grammar::{json, number_end, skip_ws, too_deep, value_end};
-use crate::number;
 use crate::pointer::Path;
 use crate::strings::{scan, Scanned, Sink};
-use crate::values::{Fragment, NumberOrString, Verbatim};
+use crate::values::{Fragment, Verbatim};
 
 pub type Result<T> = std::result::Result<T, DecodeError>;
 
@@ -260,85 +261,6 @@ impl<'a> De<'a> {
                 format!("{} is not allowed here", clip(&s)),
             )
         })
-    }
-
-    /// The number token at the cursor (its spelling checked) and its double.
-    fn number_token(&mut self, path: &Path<'_>, expected: &str) -> Result<(usize, &'a str, f64)> {
-        let at = self.value_start();
-        let c = self.at();
-        if !(c == b'-' || c.is_ascii_digit()) {
-            return Err(self.wrong_type(path, at, expected));
-        }
-        let end = number_end(self.b, at)?;
-        self.i = end;
-        let spelling = self.text.get(at..end).unwrap_or("0");
-        let value = number::parse(spelling);
-        if !value.is_finite() {
-            return Err(self.error(
-                Category::InvalidNumber,
-                path,
-                at,
-                format!("{} is beyond the IEEE 754 double range", clip(spelling)),
-            ));
-        }
-        Ok((at, spelling, value))
-    }
-
-    /// An integer field within `min..=max`, judged by its parsed double (section 6).
-    pub fn integer(&mut self, path: &Path<'_>, min: u64, max: u64) -> Result<u64> {
-        let (at, spelling, value) = self.number_token(path, "an integer")?;
-        if value.fract() != 0.0 {
-            return Err(self.error(
-                Category::WrongType,
-                path,
-                at,
-                format!("expected an integer, got {}", clip(spelling)),
-            ));
-        }
-        if number::has_fraction_or_exponent(spelling.as_bytes()) {
-            return Err(self.error(
-                Category::InvalidNumber,
-                path,
-                at,
-                format!(
-                    "integer written as {}: integers take no fraction or exponent",
-                    clip(spelling)
-                ),
-            ));
-        }
-        if value < min as f64 || value > max as f64 {
-            return Err(self.error(
-                Category::InvalidValue,
-                path,
-                at,
-                format!("{} is outside {min}..{max}", clip(spelling)),
-            ));
-        }
-        Ok(value as u64)
-    }
-
-    /// A number field, at least `min` when given.
-    pub fn number(&mut self, path: &Path<'_>, min: Option<f64>) -> Result<f64> {
-        let (at, spelling, value) = self.number_token(path, "a number")?;
-        if min.is_some_and(|m| value < m) {
-            return Err(self.error(
-                Category::InvalidValue,
-                path,
-                at,
-                format!("{} is below the minimum", clip(spelling)),
-            ));
-        }
-        Ok(value)
-    }
-
-    /// A number (at least `min`) or a string.
-    pub fn number_or_string(&mut self, path: &Path<'_>, min: Option<f64>) -> Result<NumberOrString> {
-        let at = self.value_start();
-        match self.at() {
-            b'"' => Ok(NumberOrString::String(self.string(path)?)),
-            c if c == b'-' || c.is_ascii_digit() => Ok(NumberOrString::Number(self.number(path, min)?)),
-            _ => Err(self.wrong_type(path, at, "a number or a string")),
-        }
     }
 
     /// A boolean field: `true` or `false`.
