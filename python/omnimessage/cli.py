@@ -396,7 +396,20 @@ def _terminate(signum: int, frame: object) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    signal.signal(signal.SIGTERM, _terminate)
+    """The command line; called in-process (tests, an embedding program), it gives back the SIGTERM
+    handler it found, and off the main thread it leaves signals alone."""
+    try:
+        previous = signal.signal(signal.SIGTERM, _terminate)
+    except ValueError:  # not the main thread: signals are the embedding program's
+        return _main(argv)
+    try:
+        return _main(argv)
+    finally:
+        if previous is not None:  # None: a handler installed from C, which cannot be put back
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(_chosen(argv))
     args = _parse(parser, argv)

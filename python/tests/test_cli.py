@@ -151,3 +151,27 @@ def test_in_place_killed_mid_write_leaves_the_original_and_no_partial_file(tmp_p
     assert f.read_bytes() in (original, NONCANON_OUT * 600_000)
     assert [p.name for p in tmp_path.iterdir()] == ["big.jsonl"]
     assert b"Traceback" not in (proc.stderr.read() if proc.stderr else b"")
+
+
+def test_main_in_process_gives_back_the_sigterm_handler(capsys: pytest.CaptureFixture[str]) -> None:
+    """`cli.main` called by an embedding program (or a test) puts back the SIGTERM handler it found,
+    and from a thread other than the main one it runs without touching signals."""
+    import signal
+    import threading
+
+    from omnimessage import cli
+
+    def mine(signum: int, frame: object) -> None: ...
+
+    previous = signal.signal(signal.SIGTERM, mine)
+    try:
+        assert cli.main(["schema"]) == 0
+        assert signal.getsignal(signal.SIGTERM) is mine
+        codes: list[int] = []
+        worker = threading.Thread(target=lambda: codes.append(cli.main(["schema"])))
+        worker.start()
+        worker.join(60)
+        assert codes == [0]
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    capsys.readouterr()
