@@ -26,7 +26,7 @@ OWNED     := python/omnimessage/_generated python/omnimessage/_native/generated 
 BUILDERS  := conformance/tools/generate.py conformance/validator/build.py conformance/producers/build.py schema/versions/build.py
 RULES_DOC := docs/rules.md
 
-.PHONY: ts-test rust-test setup generate check-generated lint test test-hostile demo bench bench-quick fuzz fuzz-short fuzz-differential fuzz-ts clean
+.PHONY: ts-test rust-test rust-build setup generate check-generated lint test test-hostile demo bench bench-quick fuzz fuzz-short fuzz-differential fuzz-ts clean
 
 setup: $(STAMP) $(TS_STAMP)
 
@@ -54,6 +54,10 @@ ts-test: setup
 rust-test:
 	cd $(RS_DIR) && cargo fmt --check && cargo clippy --offline --all-targets -- -D warnings \
 	  && cargo test --offline --release --quiet && cargo build --offline --release --quiet
+
+# The release build alone, for `make bench` on a fresh clone (its Rust rows need the binary).
+rust-build:
+	cd $(RS_DIR) && cargo build --offline --release --quiet
 
 generate: setup
 	@for pair in $(GENERATED); do \
@@ -102,9 +106,9 @@ test-hostile: setup
 	OMNIMESSAGE_HOSTILE=full $(BIN)/pytest -p no:cacheprovider python/tests/test_hostile_files.py -s
 
 # Throughput side by side with the peers (about 10 minutes; BENCH_SCALE scales the corpora):
-# writes bench/results.json, bench/RESULTS.md and bench/throughput.png.
-bench: setup
-	$(BIN)/python -m bench.run
+# writes bench/results.json, bench/RESULTS.md and bench/throughput.png; a peer that cannot run is an error.
+bench: setup rust-build
+	$(BIN)/python -m bench.run --require-all
 
 # One-minute smoke run of the same harness, so it never rots (its numbers mean nothing).
 bench-quick: setup
