@@ -4,8 +4,8 @@
  * lines); each round copies a seed (or a splice of two) into an exactly sized heap buffer, applies
  * a few random byte edits, and runs the verifier, so a read past the line is a sanitizer report.
  *
- * Built with -DOMV_DIFFERENTIAL, every input also goes through the portable scalar build of the
- * verifier, which must give the same answer.
+ * Built with -DOMV_DIFFERENTIAL, every input also goes through the SWAR build (-DOMV_NO_SSE2) and
+ * the portable scalar build (-DOMV_SCALAR_ONLY) of the verifier: all three must agree.
  *
  *   driver SECONDS SEED_DIR [RNG_SEED]   -> prints "Done N runs (A accepted)" and exits 0
  */
@@ -19,13 +19,15 @@
 #include "verify.h"
 
 #ifdef OMV_DIFFERENTIAL
-/* verify.c built a second time with -DOMV_SCALAR_ONLY (fuzz/native/run.sh): it must agree. */
+/* verify.c built twice more (fuzz/native/run.sh): eight bytes at a time (-DOMV_NO_SSE2) and the
+ * byte loop alone (-DOMV_SCALAR_ONLY). All three must agree. */
+int omv_canonical_swar(const unsigned char *data, size_t n);
 int omv_canonical_scalar(const unsigned char *data, size_t n);
 
 static int check(const unsigned char *data, size_t n) {
-    int a = omv_canonical(data, n), b = omv_canonical_scalar(data, n);
-    if (a != b) {
-        fprintf(stderr, "the SWAR and the scalar verifier disagree (%d, %d) on %zu bytes:\n", a, b, n);
+    int a = omv_canonical(data, n), b = omv_canonical_swar(data, n), s = omv_canonical_scalar(data, n);
+    if (a != b || a != s) {
+        fprintf(stderr, "the vector, SWAR and scalar verifiers disagree (%d, %d, %d) on %zu bytes:\n", a, b, s, n);
         fwrite(data, 1, n, stderr);
         abort();
     }

@@ -9,15 +9,18 @@ cd "$(dirname "$0")/../.."
 seconds=${1:?seconds}; seeds=${2:?seed folder}
 out=.fuzz-native; mkdir -p "$out"
 src=python/omnimessage/_native
-# verify.c twice: the default (eight bytes at a time through plain strings) and the portable byte
-# loop (-DOMV_SCALAR_ONLY, renamed omv_canonical_scalar); the driver runs both on every input and
+# verify.c three times: the default (sixteen bytes at a time through plain strings with SSE2 on x86,
+# else eight), eight at a time (-DOMV_NO_SSE2, renamed omv_canonical_swar) and the portable byte loop
+# (-DOMV_SCALAR_ONLY, renamed omv_canonical_scalar); the driver runs all three on every input and
 # aborts when they disagree.
 cflags=(-std=c99 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
         -Wall -Wextra -Werror -I"$src")
-${CC:-gcc} "${cflags[@]}" -c "$src/verify.c" -o "$out/verify-swar.o"
+${CC:-gcc} "${cflags[@]}" -c "$src/verify.c" -o "$out/verify-default.o"
+${CC:-gcc} "${cflags[@]}" -DOMV_NO_SSE2 -Domv_canonical=omv_canonical_swar -Domv_table_id=omv_table_id_swar \
+  -c "$src/verify.c" -o "$out/verify-swar.o"
 ${CC:-gcc} "${cflags[@]}" -DOMV_SCALAR_ONLY -Domv_canonical=omv_canonical_scalar -Domv_table_id=omv_table_id_scalar \
   -c "$src/verify.c" -o "$out/verify-scalar.o"
-${CC:-gcc} "${cflags[@]}" -DOMV_DIFFERENTIAL fuzz/native/driver.c "$out/verify-swar.o" "$out/verify-scalar.o" \
+${CC:-gcc} "${cflags[@]}" -DOMV_DIFFERENTIAL fuzz/native/driver.c "$out/verify-default.o" "$out/verify-swar.o" "$out/verify-scalar.o" \
   -o "$out/driver"
 rng=${FUZZ_NATIVE_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 echo "fuzz_native: rng seed $rng (FUZZ_NATIVE_SEED=$rng replays it)"

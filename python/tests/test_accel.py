@@ -114,8 +114,10 @@ def test_the_verifier_refuses_what_only_re_encoding_would_show() -> None:
     assert not canonical(swapped)
     ok = b'{"timestamp":"t","type":"model_msg","payload":{"type":"text","role":"user","text":"%s"}}'
     assert canonical(ok % b"a\\u001fb\\n\xc3\xa9")
-    for bad in (b"\\u0041", b"\\/", b"\\u001F", b"\\u000a", b"\\ud800", b"\xed\xa0\x80", b"\xc0\xaf", b"\xff"):
+    for bad in (b"\\u0041", b"\\/", b"\\u001F", b"\\u000a", b"\\ud800"):
         assert not canonical(ok % bad), bad
+    for bad in (b"\xed\xa0\x80", b"\xc0\xaf", b"\xff"):  # UTF-8 outside verbatim values is msgspec's to refuse
+        assert _accel.decode(ok % bad) is None and decode_fast(ok % bad, PURE) is None, bad
     num = (b'{"timestamp":"t","type":"event_msg","payload":{"type":"request_end","status":"retryable",'
            b'"error_code":"timeout","error_message":"m","attempt":1,"retry_in_ms":%s}}')
     for good in (b"0", b"12", b"12.5", b"0.000001", b"9007199254740991", b"123456789012.125"):
@@ -162,3 +164,29 @@ def test_a_build_without_a_compiler_installs_the_pure_fallback_and_says_so_once(
                        env={**os.environ, "PYTHONPATH": str(target)}, cwd=tmp_path, check=True)
     said, _, rest = p.stdout.partition(b"\n")
     assert said.startswith(b"pure Python (the native accelerator is not built") and rest == line
+
+
+# Ill-formed UTF-8: a stray continuation byte, an overlong slash, a surrogate, a truncated sequence,
+# bytes never in UTF-8, a code point past U+10FFFF.
+_ILL_FORMED = (b"\x80", b"\xc0\xaf", b"\xed\xa0\x80", b"\xe2\x82", b"\xff", b"\xf4\x90\x80\x80")
+
+
+@needs_accel
+def test_ill_formed_utf8_in_any_string_is_refused_by_the_one_native_call() -> None:
+    """The verifier leaves UTF-8 outside verbatim values to msgspec (verify.h): for every string of
+    the example lines (keys, tags, enum values, text, verbatim values), ill-formed bytes put inside
+    it are refused by `_accel.decode` exactly as by the pure path, and never accepted."""
+    _native()
+    tried = 0
+    for path in sorted((ROOT / "examples").glob("*.jsonl")):
+        for line in path.read_bytes().splitlines():
+            if _accel.decode(line) is None:
+                continue
+            quotes = [i for i in range(len(line)) if line[i] == 0x22 and line[i - 1] != 0x5C]
+            for at in quotes[::2]:  # just inside each string (every other quote opens one)
+                for bad in _ILL_FORMED:
+                    data = line[:at + 1] + bad + line[at + 1:]
+                    tried += 1
+                    assert _accel.decode(data) is None, data
+                    assert _verdict(data, False, _native()) == _verdict(data, False, PURE), data
+    assert tried > 1000, tried

@@ -1,8 +1,14 @@
 /* The canonical-form verifier: see verify.h. Facts from schema/README.md (canonical form) and the
  * Rust binding's one-pass grammar (rust/src/grammar.rs, number.rs, strings.rs); every branch that
- * is not sure answers 0, and the Python slow path decides. Scalar code only (no vector path). */
+ * is not sure answers 0, and the Python slow path decides. One vector path (skip_plain, SSE2) beside
+ * the portable scalar code. */
 #include <stdint.h>
 #include <string.h>
+
+#if !defined(OMV_NO_SSE2) && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
+#define OMV_SSE2 1
+#include <emmintrin.h>
+#endif
 
 #include "verify.h"
 #include "generated/omv_table.h"
@@ -31,24 +37,75 @@ static const unsigned char SPECIAL[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
 };
 
+/* The same but for non-ASCII bytes: outside verbatim values msgspec has decoded every string into a
+ * str, and its decoder refuses ill-formed UTF-8 (see verify.h), so there they are plain. */
+static const unsigned char SPECIAL_ASCII[256] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+};
+
 static int is_digit(int b) { return b >= '0' && b <= '9'; }
 
-/* Skips the plain bytes of a string (no `"`, `\`, control or non-ASCII byte). Eight at a time
- * (SWAR, portable C: a word with none of them is skipped whole), unless OMV_SCALAR_ONLY, the plain
- * byte loop that `make fuzz` also runs (fuzz/native/run.sh builds both). */
-static void skip_plain(cur *c) {
-#ifndef OMV_SCALAR_ONLY
+#if defined(_MSC_VER)
+#include <intrin.h>
+static unsigned first_bit(unsigned mask) {
+    unsigned long i;
+    _BitScanForward(&i, mask);
+    return (unsigned)i;
+}
+#else
+#define first_bit(mask) ((unsigned)__builtin_ctz(mask))
+#endif
+
+/* Skips the plain bytes of a string and stops on the first other one: `"`, `\`, a control byte,
+ * and when `non_ascii` is set, a non-ASCII byte (the table SPECIAL; SPECIAL_ASCII when it is 0).
+ * Sixteen bytes at a time with SSE2 (every x86-64 has it), else eight at a time (SWAR, portable C: the
+ * lowest flagged byte is exact, so on a little-endian machine the count of trailing zeros finds
+ * it); the byte loop finishes. OMV_NO_SSE2 builds the SWAR path on x86 too, OMV_SCALAR_ONLY the
+ * byte loop alone: `make fuzz` builds all three and compares them (fuzz/native/run.sh). */
+static void skip_plain(cur *c, int non_ascii) {
+#if !defined(OMV_SCALAR_ONLY) && defined(OMV_SSE2)
+    const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\'), space = _mm_set1_epi8(0x20),
+                  last_control = _mm_set1_epi8(0x1F);
+    while (c->end - c->p >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)c->p);
+        /* signed, a byte from 0x80 up is below 0x20 too; unsigned (min), controls alone */
+        __m128i low = non_ascii ? _mm_cmplt_epi8(x, space) : _mm_cmpeq_epi8(_mm_min_epu8(x, last_control), x);
+        __m128i special = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, quote), _mm_cmpeq_epi8(x, backslash)), low);
+        unsigned mask = (unsigned)_mm_movemask_epi8(special);
+        if (mask) {
+            c->p += first_bit(mask);
+            return;
+        }
+        c->p += 16;
+    }
+#elif !defined(OMV_SCALAR_ONLY)
     const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
     while (c->end - c->p >= 8) {
         uint64_t x;
         memcpy(&x, c->p, 8);
         uint64_t q = x ^ (ones * '"'), b = x ^ (ones * '\\');
-        uint64_t special = (x | ((q - ones) & ~q) | ((b - ones) & ~b) | (x - ones * 0x20)) & highs;
-        if (special) break;
+        uint64_t special = ((q - ones) & ~q) | ((b - ones) & ~b) | ((x - ones * 0x20) & ~x);
+        special = (special | (non_ascii ? x : 0)) & highs;
+        if (special) {
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+            c->p += __builtin_ctzll(special) >> 3;
+            return;
+#else
+            break;
+#endif
+        }
         c->p += 8;
     }
 #endif
-    while (c->p < c->end && !SPECIAL[*c->p]) c->p++;
+    const unsigned char *table = non_ascii ? SPECIAL : SPECIAL_ASCII;
+    while (c->p < c->end && !table[*c->p]) c->p++;
 }
 
 static int hex_value(int b) {
@@ -87,11 +144,12 @@ static int utf8_sequence(cur *c) {
 /* A string at c->p (its opening quote). canonical: JSON.stringify's escapes only (\" \\ \b \f \n
  * \r \t, \u00xx in lower-case hex for the other controls; lone surrogates, which only a streaming
  * fragment may hold, are left to the slow path). Otherwise (verbatim values) any JSON escape, a
- * surrogate one only as half of a pair. Raw bytes must be well-formed UTF-8. */
+ * surrogate one only as half of a pair, and raw bytes well-formed UTF-8 (outside verbatim values
+ * msgspec has checked that: verify.h). */
 static int string(cur *c, int canonical) {
     c->p++;
     for (;;) {
-        skip_plain(c);
+        skip_plain(c, !canonical);
         if (c->p >= c->end) return 0;
         unsigned b = *c->p;
         if (b == '"') {
@@ -99,8 +157,10 @@ static int string(cur *c, int canonical) {
             return 1;
         }
         if (b < 0x20) return 0;
-        if (b >= 0x80) {
-            if (!utf8_sequence(c)) return 0;
+        if (b >= 0x80) { /* and the run of non-ASCII characters it begins */
+            do {
+                if (!utf8_sequence(c)) return 0;
+            } while (c->p < c->end && *c->p >= 0x80);
             continue;
         }
         /* a backslash */
@@ -186,8 +246,31 @@ static int number(cur *c) {
     return 1;
 }
 
+/* The n bytes at a are b's: names, tags and literals are short, so an inlined compare beats a
+ * library call. */
+static int same(const unsigned char *a, const char *b, size_t n) {
+    for (; n >= 8; a += 8, b += 8, n -= 8) {
+        uint64_t x, y;
+        memcpy(&x, a, 8);
+        memcpy(&y, b, 8);
+        if (x != y) return 0;
+    }
+    for (; n > 0; n--)
+        if (*a++ != (unsigned char)*b++) return 0;
+    return 1;
+}
+
+/* At c->p, the quoted name (len bytes, no quote or backslash in it: every key and tag of the table):
+ * its bytes and then the closing quote; advances past that quote. */
+static int quoted(cur *c, const char *name, size_t len) {
+    const unsigned char *k = c->p + 1;
+    if ((size_t)(c->end - k) <= len || k[len] != '"' || !same(k, name, len)) return 0;
+    c->p = k + len + 1;
+    return 1;
+}
+
 static int literal(cur *c, const char *word, size_t len) {
-    if ((size_t)(c->end - c->p) < len || memcmp(c->p, word, len) != 0) return 0;
+    if ((size_t)(c->end - c->p) < len || !same(c->p, word, len)) return 0;
     c->p += len;
     return 1;
 }
@@ -338,18 +421,6 @@ static int value(cur *c, int kind, unsigned ref) {
     return 1;
 }
 
-/* A key: plain ASCII, no escape (every key of the table is); the bytes between the quotes. */
-static int key(cur *c, const unsigned char **start, size_t *len) {
-    if (PEEK(c) != '"') return 0;
-    const unsigned char *p = ++c->p;
-    while (c->p < c->end && !SPECIAL[*c->p]) c->p++;
-    if (PEEK(c) != '"') return 0;
-    *start = p;
-    *len = (size_t)(c->p - p);
-    c->p++;
-    return PEEK(c) == ':' ? (c->p++, 1) : 0;
-}
-
 /* An object of struct `ref` (kind OMV_STRUCT) or of a member of union `ref` (OMV_UNION): every
  * key a later field than the one before (so no duplicates, and the canonical order). */
 static int object(cur *c, int kind, unsigned ref) {
@@ -365,35 +436,28 @@ static int object(cur *c, int kind, unsigned ref) {
         return chosen;
     }
     for (;;) {
-        const unsigned char *k;
-        size_t klen;
-        if (!key(c, &k, &klen)) return 0;
+        /* the key: a field from `next` on, matched in place */
+        if (PEEK(c) != '"') return 0;
         unsigned i = next;
-        while (i < st->count && !(OMV_FIELDS[st->first + i].len == klen && memcmp(OMV_FIELDS[st->first + i].name, k, klen) == 0))
-            i++;
+        while (i < st->count && !quoted(c, OMV_FIELDS[st->first + i].name, OMV_FIELDS[st->first + i].len)) i++;
         if (i >= st->count) return 0; /* unknown, out of order or repeated */
+        if (PEEK(c) != ':') return 0;
+        c->p++;
         if (!chosen && i > u->tag_at) return 0;
         next = i + 1;
         const omv_field *f = &OMV_FIELDS[st->first + i];
         if (f->kind == OMV_TAG) {
-            const unsigned char *t;
-            size_t tlen;
             if (PEEK(c) != '"') return 0;
-            t = ++c->p;
-            while (c->p < c->end && !SPECIAL[*c->p]) c->p++;
-            if (PEEK(c) != '"') return 0;
-            tlen = (size_t)(c->p - t);
-            c->p++;
             if (!chosen) {
                 unsigned m = 0;
                 for (; m < u->count; m++) {
                     const omv_struct *s = &OMV_STRUCTS[OMV_UNION_MEMBERS[u->first + m]];
-                    if (s->tag_len == tlen && memcmp(s->tag, t, tlen) == 0) break;
+                    if (s->tag != 0 && quoted(c, s->tag, s->tag_len)) break;
                 }
                 if (m == u->count) return 0;
                 st = &OMV_STRUCTS[OMV_UNION_MEMBERS[u->first + m]];
                 chosen = 1;
-            } else if (st->tag == 0 || st->tag_len != tlen || memcmp(st->tag, t, tlen) != 0) {
+            } else if (st->tag == 0 || !quoted(c, st->tag, st->tag_len)) {
                 return 0;
             }
         } else if (!value(c, f->kind, f->ref)) {

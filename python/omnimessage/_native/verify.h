@@ -1,11 +1,13 @@
 /* The canonical-form verifier of the Python binding's fast path (issue 26).
  *
  * omv_canonical() walks one line once, after msgspec has decoded it into the generated structs
- * (so the line is JSON, and every type, enum, range, required and unknown field is already
- * checked), and answers whether the line is the canonical encoding of that message: keys in
- * schema order with no duplicates (each key a later field than the one before), no whitespace,
- * JSON.stringify string escapes, ECMAScript number spelling, verbatim values well-formed UTF-8
- * JSON of their shape within the depth limit. 1 proves it; 0 means "not proven": the caller's
+ * (so the line is JSON, every type, enum, range, required and unknown field is already checked,
+ * and every string outside verbatim values is well-formed UTF-8: msgspec built a str of it, or
+ * matched it against an ASCII name, and its decoder refuses ill-formed UTF-8), and answers
+ * whether the line is the canonical encoding of that message: keys in schema order with no
+ * duplicates (each key a later field than the one before), no whitespace, JSON.stringify string
+ * escapes, ECMAScript number spelling, verbatim values well-formed UTF-8 JSON of their shape within
+ * the depth limit. 1 proves it; 0 means "not proven": the caller's
  * slow path decides exactly. It never answers 1 when in doubt (a number whose shortest spelling
  * it cannot prove cheaply, an unusual escape, a line near the depth limit).
  *
