@@ -24,6 +24,7 @@ from .._generated.models import (
     SessionMetaPayload,
     ToolListReadyPayload,
 )
+from .._tables import RUNTIME
 from ..codec import OpaqueMessage, decode_canonical, encode
 from ..errors import DecodeError
 from ..reader import Line
@@ -42,6 +43,7 @@ CLOSED_WINDOW: Final = 100_000
 """How many answered call ids a session remembers (to tell a duplicate output from an unknown one)."""
 
 _NONE: Final[tuple[()]] = ()
+_NATIVE: Final = RUNTIME.native
 _OPENING: Final = (McpConnectBeginPayload, McpConnectEndPayload, ToolListReadyPayload, SessionMetaPayload)
 """What may follow a completed compaction_end while the new context opens (its records, then its meta)."""
 
@@ -166,8 +168,9 @@ class Validator(Context):
             self.emit("OM003", line, "the line ends with CR LF; lines end with LF only")
         if self.gated:
             self._gate(raw, line)
+        fast = _NATIVE(raw) if _NATIVE is not None else None  # the accelerator's fast path: canonical for free
         try:
-            msg, canonical = decode_canonical(raw)
+            msg, canonical = (fast, True) if fast is not None else decode_canonical(raw)
         except DecodeError as err:
             repaired = refusals.refused(self, raw, err, line, terminated)
             if repaired is not None:
