@@ -105,7 +105,8 @@ test-hostile: setup
 	cd $(TS_DIR) && npm run --silent build
 	OMNIMESSAGE_HOSTILE=full $(BIN)/pytest -p no:cacheprovider python/tests/test_hostile_files.py -s
 
-# Throughput side by side with the peers (about 10 minutes; BENCH_SCALE scales the corpora):
+# Throughput side by side with the peers (about 15 minutes from a fresh clone on an idle 2-core machine;
+# BENCH_SCALE scales the corpora):
 # writes bench/results.json, bench/RESULTS.md and bench/throughput.png; a peer that cannot run is an error.
 bench: setup rust-build
 	$(BIN)/python -m bench.run --require-all
