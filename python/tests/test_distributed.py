@@ -13,6 +13,7 @@ import resource
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -225,6 +226,37 @@ def test_what_one_task_returns_is_bounded(tmp_path: Path) -> None:
     # a session over --max-findings alone: its findings capped, the rest counted, one unit returned
     one = dd.validate_chunk(chunk, Options(max_findings=100), max_findings=1)
     assert len(one) == 1 and len(one[0][1].findings) == 100 and sum(one[0][1].beyond.values()) == per_unit - 100
+
+
+def test_a_result_lost_on_the_way_is_a_failure_not_a_hang(archive: Manifest, cluster: distributed.Client,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """A result whose fetch fails (the connection closed mid-gather, seen once in CI) makes its units
+    failures; every other unit is still validated, and the run ends. With `as_completed(with_results=True)`
+    such a future left the queue without a word and the run waited forever."""
+    from distributed.comm.core import CommClosedError
+
+    real = distributed.Client._gather
+    calls: list[int] = []
+
+    async def flaky(self: distributed.Client, futures: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        if len(calls) == 1:
+            raise CommClosedError("in <TCP (closed) ConnectionPool.gather>: Stream is closed")
+        return await real(self, futures, *args, **kwargs)
+
+    monkeypatch.setattr(distributed.Client, "_gather", flaky)
+    units, _, problems = discover([archive.root], "trace")
+    assert not problems
+    out: list[tuple[int, UnitResult]] = []
+    run = threading.Thread(target=lambda: out.extend(dd.run_indexed_dask(units, Options(), cluster,
+                                                                         task_bytes=SMALL_TASKS)), daemon=True)
+    run.start()
+    run.join(120)
+    assert not run.is_alive(), "the run is still waiting for a result that was lost"
+    assert sorted(i for i, _ in out) == list(range(len(units)))  # every unit once
+    lost = [res for _, res in out if res.failure]
+    assert lost and all("CommClosedError" in res.failure for res in lost)
+    assert len(lost) < len(units)
 
 
 def test_units_a_task_left_out_are_sent_again(archive: Manifest, cluster: distributed.Client, tmp_path: Path,

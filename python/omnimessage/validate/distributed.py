@@ -337,17 +337,28 @@ def run_indexed_dask(
     task_bytes = task_bytes or (MIN_TASK_BYTES, TASK_BYTES)
     max_task_findings = MAX_TASK_FINDINGS if max_task_findings is None else max_task_findings
     chunks = chunk_units([(i, units[i]) for i in chosen], workers, task_bytes=task_bytes)
-    # one message for every task (client.map), results fetched in the background as tasks complete
+    # one message for every task (client.map); each result fetched as its task completes
     futures = client.map(validate_chunk, chunks, opts=opts, max_findings=max_task_findings, retries=retries,
                          pure=False)
     chunk_of = {fut.key: chunk for fut, chunk in zip(futures, chunks, strict=True)}
     pending = set(chosen)
-    queue = distributed.as_completed(futures, with_results=True, raise_errors=False)
+    # Completion only: each result is fetched here, by `fut.result()`, which raises when it cannot be
+    # fetched. (`with_results=True` fetches in the background, and a fetch that failed there, on a
+    # connection closed mid-gather, dropped its future from the queue: the loop then waited forever.)
+    queue = distributed.as_completed(futures)
     try:
-        for fut, outcome in queue:
+        for fut in queue:
             chunk = chunk_of.pop(fut.key)
-            if fut.status == "finished" and isinstance(outcome, list):
-                results = outcome
+            got: Any = None
+            exc: BaseException | None = None
+            try:
+                got = fut.result() if fut.status == "finished" else None
+                if fut.status == "error":
+                    exc = fut.exception()
+            except Exception as e:  # a result that could not be fetched: its units are lost, not waited for
+                exc = e
+            if isinstance(got, list):
+                results = got
                 done = {i for i, _ in results}
                 rest = [(i, u) for i, u in chunk if i not in done and i in pending]
                 if rest:  # the task's findings reached the bound: the rest is a task of its own
@@ -355,9 +366,8 @@ def run_indexed_dask(
                     chunk_of[again.key] = rest
                     futures.append(again)
                     queue.add(again)
-            else:  # an error after the retries (outcome: (type, exception, traceback)), or cancelled
-                exc = outcome[1] if isinstance(outcome, tuple) and len(outcome) == 3 else outcome
-                results = _lost(chunk, exc if isinstance(exc, BaseException) else None)
+            else:  # an error after the retries, a result lost on the way, or cancelled
+                results = _lost(chunk, exc)
             fut.release()
             for index, res in results:
                 if index in pending:  # each unit once, whatever ran twice
