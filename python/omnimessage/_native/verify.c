@@ -25,21 +25,10 @@ typedef struct {
 
 #define PEEK(c) ((c)->p < (c)->end ? (int)*(c)->p : -1)
 
-/* 1 for the bytes a string cannot hold raw or that need a closer look: `"`, `\`, controls, non-ASCII. */
+/* 1 for the bytes a string cannot hold raw: `"`, `\`, controls. Non-ASCII bytes need a closer look
+ * in verbatim values only (skip_plain's `non_ascii`): outside them msgspec has decoded every string
+ * into a str, and its decoder refuses ill-formed UTF-8 (see verify.h). */
 static const unsigned char SPECIAL[256] = {
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-    1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-};
-
-/* The same but for non-ASCII bytes: outside verbatim values msgspec has decoded every string into a
- * str, and its decoder refuses ill-formed UTF-8 (see verify.h), so there they are plain. */
-static const unsigned char SPECIAL_ASCII[256] = {
     1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
     0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
@@ -64,7 +53,7 @@ static unsigned first_bit(unsigned mask) {
 #endif
 
 /* Skips the plain bytes of a string and stops on the first other one: `"`, `\`, a control byte,
- * and when `non_ascii` is set, a non-ASCII byte (the table SPECIAL; SPECIAL_ASCII when it is 0).
+ * and when `non_ascii` is set, a non-ASCII byte.
  * Sixteen bytes at a time with SSE2 (every x86-64 has it), else eight at a time (SWAR, portable C: the
  * lowest flagged byte is exact, so on a little-endian machine the count of trailing zeros finds
  * it); the byte loop finishes. OMV_NO_SSE2 builds the SWAR path on x86 too, OMV_SCALAR_ONLY the
@@ -104,8 +93,8 @@ static void skip_plain(cur *c, int non_ascii) {
         c->p += 8;
     }
 #endif
-    const unsigned char *table = non_ascii ? SPECIAL : SPECIAL_ASCII;
-    while (c->p < c->end && !table[*c->p]) c->p++;
+    const unsigned high = non_ascii ? 0x80 : 0;
+    while (c->p < c->end && !SPECIAL[*c->p] && !(*c->p & high)) c->p++;
 }
 
 static int hex_value(int b) {
