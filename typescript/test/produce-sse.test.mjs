@@ -248,8 +248,20 @@ describe("sseHandler on node:http, hostile clients on raw sockets", () => {
       }
       assert.deepEqual(seen, Array.from({ length: total }, (_, n) => `${ch.epoch}-${n + 1}`));
       await until(() => ch.subscriberCount === 1, "A cut off and removed, B still subscribed");
+      const slowGot = [];
+      slow.on("data", (chunk) => slowGot.push(chunk));
       slow.resume();
       await until(() => slowEnded, "A's connection closed");
+      // the documented outcome: A reconnects with the last id it got whole, and replays or resyncs
+      const text = Buffer.concat(slowGot).toString("latin1");
+      const whole = text.slice(0, text.lastIndexOf("\n\n"));
+      const last = whole.slice(whole.lastIndexOf("\nid: ") + 5);
+      assert.match(last, new RegExp(`^${ch.epoch}-[0-9]+$`));
+      assert.ok(Number(last.split("-")[1]) < total);
+      const { hit } = ch.replayAfter(last);
+      const want = hit ? `id: ${ch.epoch}-${Number(last.split("-")[1]) + 1}\n\n` : '{"type":"resync_required"}';
+      const again = await raw(port, request("/events", `Last-Event-ID: ${last}`), want);
+      assert.ok(again.includes(want), `${last} ${hit}`);
       res.destroy();
       await until(() => ch.subscriberCount === 0, "B removed after it left");
     });
