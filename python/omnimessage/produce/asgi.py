@@ -14,7 +14,8 @@ under any ASGI server (uvicorn, hypercorn, ...), or under `serve()` below.
 
 `serve(app, host, port)` is a minimal ASGI server on asyncio streams for loopback use, examples and
 tests: one request per connection, request bodies ignored, the response body sent as it comes and
-the connection closed at its end. It is not a production server.
+the connection closed at its end; a request line it cannot split is a 400, a head over 16 KiB a 431.
+It is not a production server.
 """
 
 from __future__ import annotations
@@ -174,13 +175,16 @@ async def serve(app: ASGIApp, host: str = "127.0.0.1", port: int = 0) -> asyncio
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             head = await reader.readuntil(b"\r\n\r\n")
-        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
+        except asyncio.LimitOverrunError:
+            await _refuse(writer, b"431 Request Header Fields Too Large")
+            return
+        except (asyncio.IncompleteReadError, ConnectionError):
             writer.close()
             return
         lines = head.decode("latin-1").split("\r\n")
         parts = lines[0].split(" ")
         if len(parts) != 3:
-            writer.close()
+            await _refuse(writer, b"400 Bad Request")
             return
         method, target, _ = parts
         path, _, query = target.partition("?")
@@ -226,3 +230,13 @@ async def serve(app: ASGIApp, host: str = "127.0.0.1", port: int = 0) -> asyncio
                 await writer.wait_closed()
 
     return await asyncio.start_server(handle, host, port, limit=_MAX_REQUEST_HEAD)
+
+
+async def _refuse(writer: asyncio.StreamWriter, status: bytes) -> None:
+    """Answer a request head `serve` cannot take, and close."""
+    writer.write(b"HTTP/1.1 " + status + b"\r\ncontent-length: 0\r\nconnection: close\r\n\r\n")
+    with contextlib.suppress(ConnectionError):
+        await writer.drain()
+    writer.close()
+    with contextlib.suppress(ConnectionError):
+        await writer.wait_closed()
