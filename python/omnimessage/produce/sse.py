@@ -12,7 +12,11 @@ Facts this follows (PenguinHarness `packages/server/src/runtime/channel.ts` Chan
 - Replay: a subscriber that sends `Last-Event-ID` gets the buffered events after it when the id is
   of this epoch and nothing after it was evicted; otherwise a `resync_required` server event,
   sent to it alone (it consumes a seq, and is not buffered). A subscriber without the header
-  gets no replay, only what is published after it subscribed.
+  gets no replay, only what is published after it subscribed. `<epoch>-0` asks for everything
+  this epoch still keeps from its start: a hit while seq 1 was never evicted, else a resync.
+- An id is parsed defensively (the header is client input): `<epoch>-<seq>` with seq 1 to 16 ASCII
+  digits at most 2**53 - 1; anything else (empty, non-ASCII, duplicated headers joined with
+  ", ", 5,000 digits) is a miss, answered with `resync_required`, never an exception.
 - The buffer is bounded: the most recent `max_events` events (default 10,000) or `max_bytes` of
   data (default 8 MiB; the reference counts UTF-16 units, this channel counts bytes), whichever
   is smaller; the oldest are evicted first.
@@ -27,12 +31,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-__all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_MAX_EVENTS", "HEARTBEAT", "HEARTBEAT_SECONDS", "SseChannel", "SseEvent"]
+__all__ = ["DEFAULT_MAX_BYTES", "DEFAULT_MAX_EVENTS", "HEARTBEAT", "HEARTBEAT_SECONDS", "MAX_SEQ", "SseChannel",
+           "SseEvent", "parse_seq"]
 
 DEFAULT_MAX_EVENTS: Final = 10_000
 DEFAULT_MAX_BYTES: Final = 8 * 1024 * 1024
 HEARTBEAT_SECONDS: Final = 20.0
 HEARTBEAT: Final = b": ping\n\n"
+MAX_SEQ: Final = 2**53 - 1
+"""The largest seq an id may carry (what a JavaScript number holds exactly; 16 digits at most)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,29 +111,32 @@ class SseChannel:
     def subscribe(self, listener: Listener, last_event_id: str | None = None) -> Callable[[], None]:
         """Add a subscriber, then replay to it (or tell it to resync) as the reference endpoint does;
         returns the function that unsubscribes it. Atomic with respect to `publish`."""
-        with self._lock:
-            self._listeners.append(listener)
-            if last_event_id is not None:
-                hit, events = self.replay_after(last_event_id)
-                if not hit:
-                    self.send_to(listener, b'{"type":"resync_required"}', "server_event")
-                for evt in events:
-                    listener(evt)
 
         def unsubscribe() -> None:
             with self._lock:
                 if listener in self._listeners:
                     self._listeners.remove(listener)
 
+        with self._lock:
+            self._listeners.append(listener)
+            try:
+                if last_event_id is not None:
+                    hit, events = self.replay_after(last_event_id)
+                    if not hit:
+                        self.send_to(listener, b'{"type":"resync_required"}', "server_event")
+                    for evt in events:
+                        listener(evt)
+            except BaseException:
+                unsubscribe()  # a subscriber that failed to start is never left behind
+                raise
         return unsubscribe
 
     def replay_after(self, last_event_id: str) -> tuple[bool, list[SseEvent]]:
         """(hit, the buffered events after it). A miss: another epoch, a malformed id, a seq never
         assigned, or events after it already evicted."""
-        epoch, sep, seq_text = last_event_id.rpartition("-")
-        if not sep or epoch != self.epoch or not seq_text.isascii() or not seq_text.isdigit():
+        seq = parse_seq(last_event_id, self.epoch)
+        if seq is None:
             return False, []
-        seq = int(seq_text)
         with self._lock:
             if not (self._last_evicted <= seq < self._next):
                 return False, []
@@ -140,3 +150,15 @@ class SseChannel:
         seq = self._next
         self._next += 1
         return SseEvent(f"{self.epoch}-{seq}", seq, bytes(data), event)
+
+
+def parse_seq(last_event_id: str, epoch: str) -> int | None:
+    """The seq of `<epoch>-<seq>` when the id is of `epoch` and well formed, else None. Bounded
+    work for any input: the length is checked before anything is parsed."""
+    if len(last_event_id) > len(epoch) + 17:  # "-" and 16 digits
+        return None
+    head, sep, seq_text = last_event_id.rpartition("-")
+    if not sep or head != epoch or not 0 < len(seq_text) <= 16 or not seq_text.isascii() or not seq_text.isdigit():
+        return None
+    seq = int(seq_text)
+    return seq if seq <= MAX_SEQ else None

@@ -6,6 +6,7 @@
  */
 
 export { Session, StreamDisciplineError, type SessionOptions } from "./session.js";
-export { DEFAULT_MAX_BYTES, DEFAULT_MAX_EVENTS, HEARTBEAT_MS, SseChannel, frame, sseHandler, type SseChannelOptions, type SseEvent, type SseHandlerOptions, type SseListener } from "./sse.js";
+export { DEFAULT_MAX_BYTES, DEFAULT_MAX_EVENTS, HEARTBEAT_MS, MAX_SEQ, SseChannel, frame, parseSeq, type SseChannelOptions, type SseEvent, type SseListener } from "./sse.js";
+export { Backlog, WRITE_CHUNK, requestPath, sseHandler, type SseHandlerOptions } from "./sse-http.js";
 export { TraceRefused, TraceWriter, latestTraceFile, traceRefusal, type TraceWriterOptions } from "./trace-writer.js";
 export { SESSION_ID_PATTERN, TRACE_FILE_PATTERN, localDate, newSessionId, sessionDate, traceFileName, tracePath } from "./ids.js";

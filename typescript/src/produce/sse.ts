@@ -5,18 +5,21 @@
  * `<epoch>-<seq>` from 1, an OmniMessage as an unnamed event with one `data:` line of its exact
  * text, server events named `server_event`; a bounded replay buffer (the newest 10,000 events or
  * 8 MiB of data bytes, whichever is smaller) serving `Last-Event-ID`, a miss answered with
- * `resync_required` to that subscriber alone; `: ping` every 20 s. {@link sseHandler} serves a
- * channel with `node:http`.
+ * `resync_required` to that subscriber alone; `: ping` every 20 s. `<epoch>-0` asks for all this
+ * epoch still keeps from its start (a hit while seq 1 was never evicted). An id is parsed
+ * defensively: `<epoch>-<seq>`, seq 1 to 16 ASCII digits at most 2**53 - 1; anything else is a
+ * miss. `sseHandler` (./sse-http.js) serves a channel with `node:http`.
  *
  * @module
  */
 
 import { randomUUID } from "node:crypto";
-import type { IncomingMessage, ServerResponse } from "node:http";
 
 export const DEFAULT_MAX_EVENTS = 10_000;
 export const DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
 export const HEARTBEAT_MS = 20_000;
+/** The largest seq an id may carry (what a JavaScript number holds exactly; 16 digits at most). */
+export const MAX_SEQ = Number.MAX_SAFE_INTEGER;
 
 /** One numbered event. `event` undefined: an OmniMessage. */
 export interface SseEvent {
@@ -94,24 +97,27 @@ export class SseChannel {
 
   /** Add a subscriber, then replay to it (or tell it to resync); returns the unsubscribe function. */
   subscribe(listener: SseListener, lastEventId?: string): () => void {
-    this.listeners.add(listener);
-    if (lastEventId !== undefined) {
-      const { hit, events } = this.replayAfter(lastEventId);
-      if (!hit) this.sendTo(listener, '{"type":"resync_required"}', "server_event");
-      for (const evt of events) listener(evt);
-    }
-    return () => {
+    const unsubscribe = (): void => {
       this.listeners.delete(listener);
     };
+    this.listeners.add(listener);
+    try {
+      if (lastEventId !== undefined) {
+        const { hit, events } = this.replayAfter(lastEventId);
+        if (!hit) this.sendTo(listener, '{"type":"resync_required"}', "server_event");
+        for (const evt of events) listener(evt);
+      }
+    } catch (err) {
+      unsubscribe(); // a subscriber that failed to start is never left behind
+      throw err;
+    }
+    return unsubscribe;
   }
 
   /** The buffered events after an id of this epoch; a miss for another epoch, a malformed id, a seq never assigned, or evicted events. */
   replayAfter(lastEventId: string): { hit: boolean; events: SseEvent[] } {
-    const sep = lastEventId.lastIndexOf("-");
-    const seqText = lastEventId.slice(sep + 1);
-    if (sep <= 0 || lastEventId.slice(0, sep) !== this.epoch || !/^[0-9]+$/.test(seqText)) return { hit: false, events: [] };
-    const seq = Number(seqText);
-    if (!(this.lastEvicted <= seq && seq < this.next)) return { hit: false, events: [] };
+    const seq = parseSeq(lastEventId, this.epoch);
+    if (seq === undefined || !(this.lastEvicted <= seq && seq < this.next)) return { hit: false, events: [] };
     return { hit: true, events: this.buffer.slice(this.head).filter((e) => e.seq > seq) };
   }
 
@@ -124,47 +130,12 @@ export class SseChannel {
   }
 }
 
-/** Options of {@link sseHandler}. */
-export interface SseHandlerOptions {
-  /** The path served (default `/events`); other paths get 404. */
-  path?: string;
-  /** Heartbeat interval in milliseconds (default 20,000). */
-  heartbeatMs?: number;
-}
-
-/**
- * A `node:http` request listener serving `channel`: `text/event-stream` with `Cache-Control:
- * no-cache` and `X-Accel-Buffering: no`, replay from `Last-Event-ID`, then every published event
- * and a heartbeat until the client goes away. A client more than `maxBytes` behind is disconnected.
- */
-export function sseHandler(channel: SseChannel, opts: SseHandlerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
-  const path = opts.path ?? "/events";
-  const heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
-  return (req, res) => {
-    const url = new URL(req.url ?? "/", "http://localhost");
-    if (url.pathname !== path || (req.method !== "GET" && req.method !== "HEAD")) {
-      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("not found\n");
-      return;
-    }
-    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
-    if (req.method === "HEAD") {
-      res.end();
-      return;
-    }
-    res.flushHeaders();
-    const header = req.headers["last-event-id"];
-    // A client that falls behind by more than the channel's byte cap is disconnected (what is queued
-    // for it stays bounded); it reconnects with its Last-Event-ID and replays, or resyncs.
-    const unsubscribe = channel.subscribe((evt) => {
-      if (res.writableLength > channel.maxBytes) res.destroy();
-      else res.write(frame(evt));
-    }, Array.isArray(header) ? header[0] : header);
-    const heartbeat = setInterval(() => res.write(": ping\n\n"), heartbeatMs);
-    const done = (): void => {
-      clearInterval(heartbeat);
-      unsubscribe();
-    };
-    res.on("close", done);
-    res.on("error", done);
-  };
+/** The seq of `<epoch>-<seq>` when the id is of `epoch` and well formed; bounded work for any input. */
+export function parseSeq(lastEventId: string, epoch: string): number | undefined {
+  if (lastEventId.length > epoch.length + 17) return undefined; // "-" and 16 digits
+  const sep = lastEventId.lastIndexOf("-");
+  const seqText = lastEventId.slice(sep + 1);
+  if (sep <= 0 || lastEventId.slice(0, sep) !== epoch || !/^[0-9]{1,16}$/.test(seqText)) return undefined;
+  const seq = Number(seqText);
+  return seq <= MAX_SEQ ? seq : undefined;
 }
