@@ -1,6 +1,6 @@
 """A live session with a subagent, served to a browser page that draws it as nested cards.
 
-    python examples/consume/live_cards.py [--port 8765] [--delay 0.15] [--traces DIR]
+    python examples/consume/live_cards.py [--port N] [--delay 0.15] [--traces DIR]
 
 One origin on 127.0.0.1: `/` is the page (index.html next to this file), `/cards.js` its script,
 `/dist/...` the built TypeScript package (typescript/dist: `make setup` builds it), and `/events`
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import mimetypes
 import tempfile
 from pathlib import Path
@@ -71,7 +72,8 @@ async def run_session(channel: SseChannel, traces: Path, delay: float) -> None:
         if kind == "tool_call" and call is not None:
             await emit(session, om.partial_tool_call("start", call[0], "", call[1]))
             await emit(session, *(om.partial_tool_call("delta", "", w, call[1]) for w in words))
-            await emit(session, om.partial_tool_call("stop", "", "", call[1]), om.tool_call(call[0], "".join(words), call[1]))
+            await emit(session, om.partial_tool_call("stop", "", "", call[1]),
+                       om.tool_call(call[0], "".join(words), call[1]))
             return
         part = om.partial_thinking if kind == "thinking" else om.partial_text
         await emit(session, part("start", ""), *(part("delta", w) for w in words), part("stop", ""))
@@ -79,7 +81,7 @@ async def run_session(channel: SseChannel, traces: Path, delay: float) -> None:
         await emit(session, om.thinking(text, fidelity={"signature": "EqQBCkYIBxgCKkD+/=="}) if kind == "thinking"
                    else om.assistant_text(text))
 
-    def meta(sid: str, model: str, prompt: str, source: Any = None) -> om.Message:
+    def meta(sid: str, model: str, prompt: str, source: Any = None) -> om.SessionMetaMessage:
         return om.session_meta(session_id=sid, provider="anthropic", model_id=model, model_context_window=200000,
                                system_prompt=prompt, agent_state="/home/mira/.penguin/agent_state",
                                workspace="/home/mira/work/tidepool", source=source)
@@ -104,7 +106,8 @@ async def run_session(channel: SseChannel, traces: Path, delay: float) -> None:
     await stream(child, "tool_call", ['{"path":"data/', 'stations.csv"}'], ("read_file", read))
     rows = "id,name,tz\nKEL-04,Kelso,\nKEL-07,Kirkby,Europe/London\nKEL-09,Keld,\n"
     await emit(child, om.approval_decision("allow", read), om.partial_tool_call_output("start", "", read),
-               om.partial_tool_call_output("delta", rows[:30], read), om.partial_tool_call_output("delta", rows[30:], read),
+               om.partial_tool_call_output("delta", rows[:30], read),
+               om.partial_tool_call_output("delta", rows[30:], read),
                om.partial_tool_call_output("stop", "", read), om.tool_call_output(rows, read),
                om.token_usage(usage, usage), om.request_end("completed"), om.request_begin())
     await stream(child, "text", ["KEL-04 and ", "KEL-09 lack ", "a timezone."])
@@ -133,11 +136,10 @@ async def main(port: int, delay: float, traces: Path) -> None:
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--port", type=int, default=8765)
+    ap.add_argument("--port", type=int, default=0,
+                    help="the port on 127.0.0.1 (default 0: any free port; the address is printed)")
     ap.add_argument("--delay", type=float, default=0.15, help="seconds between messages (default 0.15)")
     ap.add_argument("--traces", type=Path, default=None, help="where the traces go (default: a new temporary folder)")
     ns = ap.parse_args()
-    try:
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C stops the server
         asyncio.run(main(ns.port, ns.delay, ns.traces or Path(tempfile.mkdtemp(prefix="om-live-"))))
-    except KeyboardInterrupt:
-        pass

@@ -115,3 +115,41 @@ def test_the_page_draws_the_live_session_as_nested_cards(live) -> None:  # type:
         finally:
             ctx.close()
     assert requests and all(r.startswith(url) for r in requests), requests  # one origin: no CDN, no other host
+
+
+def test_the_documented_example_serves_one_origin() -> None:
+    """docs/consuming.md's command, as written, serves the page, the built package and nothing else;
+    the import map the doc shows is the page's."""
+    import shlex
+    import urllib.error
+    import urllib.request
+
+    doc = (ROOT / "docs" / "consuming.md").read_text(encoding="utf-8")
+    (html,) = re.findall(r"^```html\n(.*?)^```$", doc, re.S | re.M)
+    assert html in (ROOT / "examples" / "consume" / "index.html").read_text(encoding="utf-8")
+    (cmd,) = [b for b in re.findall(r"^```sh\n(.*?)^```$", doc, re.S | re.M) if "examples/consume" in b]
+    argv = shlex.split(cmd)
+    assert argv[0] == "python"
+    with tempfile.TemporaryDirectory() as traces:
+        proc = subprocess.Popen([sys.executable, *argv[1:], "--traces", traces], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        try:
+            assert proc.stdout is not None
+            url = proc.stdout.readline().split()[1]
+            assert re.fullmatch(r"http://127\.0\.0\.1:\d+/", url), url
+
+            def get(path: str) -> tuple[int, str, bytes]:
+                try:
+                    with urllib.request.urlopen(url + path, timeout=30) as res:
+                        return res.status, res.headers["content-type"], res.read()
+                except urllib.error.HTTPError as e:
+                    return e.code, e.headers["content-type"], e.read()
+
+            status, kind, body = get("")
+            assert (status, kind) == (200, "text/html; charset=utf-8") and b'type="importmap"' in body
+            status, kind, body = get("dist/consume/index.js")
+            assert (status, kind) == (200, "text/javascript; charset=utf-8") and b"subscribe" in body
+            for hostile in ("dist/../../README.md", "dist/%2e%2e/%2e%2e/pyproject.toml", "dist/index.d.ts", "cards.js/x", "../etc/passwd"):
+                assert get(hostile)[0] == 404, hostile
+        finally:
+            proc.kill()
+            proc.wait(timeout=30)
