@@ -89,3 +89,41 @@ describe("SseParser", () => {
     }, /longer than 20 bytes/);
   });
 });
+
+describe("SseParser on arbitrary bytes", () => {
+  test("any bytes, cut anywhere: the same records as whole, and no error but the cap", async () => {
+    const fc = (await import("fast-check")).default;
+    const piece = fc.oneof(
+      fc.constantFrom("data:", "data: ", "id: ", "event: ", "retry: ", ":", "\r", "\n", "\r\n", "\ufeff", "\u0000", "é", "😀"),
+      fc.string({ maxLength: 6 }),
+    );
+    const stream = fc.tuple(fc.array(piece, { maxLength: 40 }), fc.uint8Array({ maxLength: 8 }))
+      .map(([parts, noise]) => {
+        const text = enc.encode(parts.join(""));
+        const out = new Uint8Array(text.length + noise.length);
+        out.set(text);
+        out.set(noise, text.length); // invalid UTF-8 and stray bytes at the end
+        return out;
+      });
+    fc.assert(fc.property(stream, fc.array(fc.nat(), { maxLength: 5 }), (bytes, cuts) => {
+      const at = [...new Set(cuts.map((c) => c % (bytes.length + 1)))].sort((a, b) => a - b);
+      const chunks = [];
+      let prev = 0;
+      for (const c of at) {
+        chunks.push(bytes.subarray(prev, c));
+        prev = c;
+      }
+      chunks.push(bytes.subarray(prev));
+      const run = (cs) => {
+        const p = new SseParser({ maxEventBytes: 64 });
+        try {
+          return cs.flatMap((c) => p.push(c));
+        } catch (err) {
+          if (err instanceof SseLimitError) return "limit";
+          throw err;
+        }
+      };
+      assert.deepEqual(run(chunks), run([bytes]));
+    }), { numRuns: 2000, seed: 31 });
+  });
+});

@@ -119,6 +119,23 @@ describe("subscribe", () => {
     assert.deepEqual(calls.map((c) => c.lastEventId), [undefined, "i-1"]);
   });
 
+  test("heartbeats reset the idle timer: eight pings a quarter of the timeout apart keep the connection", async () => {
+    // Each ping's timer expires before the idle timer and its chunk re-arms the idle timer in the
+    // microtasks that follow, so the order is fixed whatever the machine's load.
+    let pings = 0;
+    const body = new ReadableStream({
+      pull(c) {
+        if (pings < 8) return new Promise((r) => setTimeout(() => { pings++; c.enqueue(enc.encode(": ping\n\n")); r(); }, 50));
+        c.enqueue(enc.encode(`data: ${LINE}\nid: h-1\n\n`));
+        c.close();
+      },
+    }, { highWaterMark: 0 });
+    const fetch = async () => new Response(body, { headers: { "content-type": "text/event-stream" } });
+    const got = await collect(subscribe("http://x/", { fetch, idleTimeoutMs: 200, reconnect: FAST }), 1);
+    assert.equal(pings, 8);
+    assert.deepEqual(got.map((e) => [e.kind, e.id]), [["message", "h-1"]]);
+  });
+
   test("cancellation: return() and an AbortSignal close the connection", async () => {
     let cancelled = 0;
     const hang = () => sse([`data: ${LINE}\n\n`], { then: "hang", onCancel: () => cancelled++ });
