@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
-from test_html_browser import ARGS, ARTEFACTS, CHROMIUM, _browser_or_skip
+from test_html_browser import ARTEFACTS, _browser_or_skip, browser_page
 
 EXAMPLE = ROOT / "examples" / "consume" / "live_cards.py"
 DIST = ROOT / "typescript" / "dist" / "consume" / "index.js"
@@ -58,62 +58,52 @@ def live(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 def test_the_page_draws_the_live_session_as_nested_cards(live) -> None:  # type: ignore[no-untyped-def]
     _browser_or_skip()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     url, traces, out = live
-    requests: list[str] = []
-    with tempfile.TemporaryDirectory() as profile, sync_playwright() as pw:
-        ctx = pw.chromium.launch_persistent_context(profile, executable_path=CHROMIUM, headless=True, args=ARGS,
-                                                    viewport={"width": 1100, "height": 900})
-        try:
-            page = ctx.new_page()
-            page.on("request", lambda r: requests.append(r.url))
-            errors: list[str] = []
-            page.on("pageerror", lambda e: errors.append(str(e)))
-            page.goto(url)
-            assert out.get(timeout=60).startswith("traces under")
-            assert out.get(timeout=120) == "session done\n"  # the page listened from the first event
+    with browser_page(1100) as (page, requests, errors):
+        page.goto(url)
+        assert out.get(timeout=60).startswith("traces under")
+        assert out.get(timeout=120) == "session done\n"  # the page listened from the first event
 
-            sids = {p.name.split("_")[0] for p in traces.rglob("*.jsonl")}
-            (main_id,) = [s for s in sids if "subagent" in map(_kind, _trace(traces, s))]  # it points to its child
-            (child_id,) = sids - {main_id}
-            main_trace, child_trace = _trace(traces, main_id), _trace(traces, child_id)
-            # the main card: the trace less its session_meta (not announced) and the subagent pointer
-            want_main = [x for x in main_trace if _kind(x) not in ("session_meta", "subagent")]
-            suffix = f',"origin":{json.dumps([child_id])}}}'
-            want_child = [x[:-1] + suffix for x in child_trace]  # every line: the child announced its meta
+        sids = {p.name.split("_")[0] for p in traces.rglob("*.jsonl")}
+        (main_id,) = [s for s in sids if "subagent" in map(_kind, _trace(traces, s))]  # it points to its child
+        (child_id,) = sids - {main_id}
+        main_trace, child_trace = _trace(traces, main_id), _trace(traces, child_id)
+        # the main card: the trace less its session_meta (not announced) and the subagent pointer
+        want_main = [x for x in main_trace if _kind(x) not in ("session_meta", "subagent")]
+        suffix = f',"origin":{json.dumps([child_id])}}}'
+        want_child = [x[:-1] + suffix for x in child_trace]  # every line: the child announced its meta
 
-            root = page.locator('section.card.root[data-origin="[]"]')
-            msgs = root.locator(":scope > .items > [data-raw]")
-            expect(msgs).to_have_count(len(want_main), timeout=30_000)
-            child = root.locator(f":scope > .items > section.card[data-origin='{json.dumps([child_id])}']")
-            expect(child).to_have_count(1)
-            child_msgs = child.locator(":scope > .items > [data-raw]")
-            expect(child_msgs).to_have_count(len(want_child))
-            # in arrival order (data-seq), each card's messages are its trace's lines, byte for byte
-            arrival = "els => els.map(e => [Number(e.dataset.seq), e.dataset.raw]).sort((a, b) => a[0] - b[0]).map(x => x[1])"
-            assert msgs.evaluate_all(arrival) == want_main
-            assert child_msgs.evaluate_all(arrival) == want_child
-            expect(page.locator(".seg")).to_have_count(0)  # every segment replaced by its complete message
-            # the subagent's card sits where its first message arrived, after the main session's request_end
-            kinds = root.locator(":scope > .items > *").evaluate_all(
-                "els => els.map(e => e.dataset.type || (e.matches('section.card') ? 'card' : '?'))")
-            # (the tool output, complete only after the subagent's card, replaced its segment in place)
-            assert kinds[kinds.index("card") - 3:kinds.index("card")] == ["tool_call_output", "token_usage", "request_end"], kinds
-            # the final answer as a person reads it, equal to the trace's text
-            final = json.loads([x for x in main_trace if _kind(x) == "text"][-1])["payload"]["text"]
-            expect(msgs.filter(has_text="Two stations").locator(".body")).to_have_text(final)
-            assert final.endswith("✓")
-            expect(child.locator('[data-type="tool_call"] .body')).to_have_text('{"path":"data/stations.csv"}')
-            expect(page.locator("#status")).to_have_text(re.compile(r"live · \d+ events · 0 reconnects · 0 resyncs"))
+        root = page.locator('section.card.root[data-origin="[]"]')
+        msgs = root.locator(":scope > .items > [data-raw]")
+        expect(msgs).to_have_count(len(want_main), timeout=30_000)
+        child = root.locator(f":scope > .items > section.card[data-origin='{json.dumps([child_id])}']")
+        expect(child).to_have_count(1)
+        child_msgs = child.locator(":scope > .items > [data-raw]")
+        expect(child_msgs).to_have_count(len(want_child))
+        # in arrival order (data-seq), each card's messages are its trace's lines, byte for byte
+        arrival = "els => els.map(e => [Number(e.dataset.seq), e.dataset.raw]).sort((a, b) => a[0] - b[0]).map(x => x[1])"
+        assert msgs.evaluate_all(arrival) == want_main
+        assert child_msgs.evaluate_all(arrival) == want_child
+        expect(page.locator(".seg")).to_have_count(0)  # every segment replaced by its complete message
+        # the subagent's card sits where its first message arrived, after the main session's request_end
+        kinds = root.locator(":scope > .items > *").evaluate_all(
+            "els => els.map(e => e.dataset.type || (e.matches('section.card') ? 'card' : '?'))")
+        # (the tool output, complete only after the subagent's card, replaced its segment in place)
+        assert kinds[kinds.index("card") - 3:kinds.index("card")] == ["tool_call_output", "token_usage", "request_end"], kinds
+        # the final answer as a person reads it, equal to the trace's text
+        final = json.loads([x for x in main_trace if _kind(x) == "text"][-1])["payload"]["text"]
+        expect(msgs.filter(has_text="Two stations").locator(".body")).to_have_text(final)
+        assert final.endswith("✓")
+        expect(child.locator('[data-type="tool_call"] .body')).to_have_text('{"path":"data/stations.csv"}')
+        expect(page.locator("#status")).to_have_text(re.compile(r"live · \d+ events · 0 reconnects · 0 resyncs"))
 
-            ARTEFACTS.mkdir(exist_ok=True)
-            shot = ARTEFACTS / "consume-cards.png"
-            page.screenshot(path=str(shot), full_page=True)
-            print(f"\nscreenshot of the live cards: {shot}")
-            assert not errors, errors
-        finally:
-            ctx.close()
+        ARTEFACTS.mkdir(exist_ok=True)
+        shot = ARTEFACTS / "consume-cards.png"
+        page.screenshot(path=str(shot), full_page=True)
+        print(f"\nscreenshot of the live cards: {shot}")
+        assert not errors, errors
     assert requests and all(r.startswith(url) for r in requests), requests  # one origin: no CDN, no other host
 
 

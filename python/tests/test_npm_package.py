@@ -134,19 +134,25 @@ def test_the_installed_bin_prints_the_package_version(project: Path) -> None:
     assert (r.returncode, r.stdout) == (0, f"omnimessage {version}\n"), r.stderr
 
 
+def compile_strict(project: Path, name: str, code: str) -> None:
+    """`<name>.ts` holding `code`, compiled strict (Node.js types, ES2023) against the installed package."""
+    (project / f"{name}.ts").write_text(code)
+    (project / f"tsconfig.{name}.json").write_text(json.dumps({
+        "compilerOptions": {"strict": True, "module": "nodenext", "moduleResolution": "nodenext", "target": "es2023",
+                            "lib": ["es2023"], "typeRoots": [str(TS / "node_modules" / "@types")], "types": ["node"]},
+        "files": [f"{name}.ts"],
+    }))
+    r = subprocess.run(["node", str(TSC), "-p", f"tsconfig.{name}.json"], cwd=project, capture_output=True, text=True,
+                       timeout=180)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
 def test_the_producing_docs_typescript_producer_runs(project: Path, tmp_path: Path) -> None:
     """docs/producing.md's TypeScript producer, compiled strict against the installed package and run:
     its trace and stream validate with zero findings (test_producing_docs.py checks the output)."""
     from test_producing_docs import assert_clean_output, doc_block
 
-    (project / "producer.ts").write_text(doc_block("ts"))
-    (project / "tsconfig.producer.json").write_text(json.dumps({
-        "compilerOptions": {"strict": True, "module": "nodenext", "moduleResolution": "nodenext", "target": "es2023",
-                            "lib": ["es2023"], "typeRoots": [str(TS / "node_modules" / "@types")], "types": ["node"]},
-        "files": ["producer.ts"],
-    }))
-    r = subprocess.run(["node", str(TSC), "-p", "tsconfig.producer.json"], cwd=project, capture_output=True, text=True, timeout=180)
-    assert r.returncode == 0, r.stdout + r.stderr
+    compile_strict(project, "producer", doc_block("ts"))
     run = subprocess.run(["node", str(project / "producer.js")], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert_clean_output(tmp_path)
@@ -162,14 +168,7 @@ def test_the_consuming_docs_typescript_consumer_runs(project: Path) -> None:
     import threading
 
     (block,) = re.findall(r"^```ts\n(.*?)^```$", (ROOT / "docs" / "consuming.md").read_text(encoding="utf-8"), re.S | re.M)
-    (project / "consumer.ts").write_text(block)
-    (project / "tsconfig.consumer.json").write_text(json.dumps({
-        "compilerOptions": {"strict": True, "module": "nodenext", "moduleResolution": "nodenext", "target": "es2023",
-                            "lib": ["es2023"], "typeRoots": [str(TS / "node_modules" / "@types")], "types": ["node"]},
-        "files": ["consumer.ts"],
-    }))
-    r = subprocess.run(["node", str(TSC), "-p", "tsconfig.consumer.json"], cwd=project, capture_output=True, text=True, timeout=180)
-    assert r.returncode == 0, r.stdout + r.stderr
+    compile_strict(project, "consumer", block)
     traces = project / "traces"
     server = subprocess.Popen([sys.executable, str(ROOT / "examples" / "consume" / "live_cards.py"), "--delay", "0",
                                "--traces", str(traces)], stdout=subprocess.PIPE, text=True)
