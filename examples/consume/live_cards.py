@@ -1,13 +1,15 @@
 """A live session with a subagent, served to a browser page that draws it as nested cards.
 
-    python examples/consume/live_cards.py [--port N] [--delay 0.15] [--traces DIR]
+    python examples/consume/live_cards.py [--port N] [--delay 0.15] [--traces DIR] [--cut-after N,...]
 
 One origin on 127.0.0.1: `/` is the page (index.html next to this file), `/cards.js` its script,
 `/dist/...` the built TypeScript package (typescript/dist: `make setup` builds it), and `/events`
 the session's SSE stream (`omnimessage.produce.sse_app` under `omnimessage.produce.serve`). The
 session starts when the first client subscribes, streams with `--delay` seconds between messages,
 writes its traces under `--traces` (default: a new temporary folder), prints `session done`, and the
-server stays up until interrupted. Open the printed address in a browser.
+server stays up until interrupted. Open the printed address in a browser. `--cut-after 10,30` drops
+the page's connection when the 10th and the 30th event are sent (the frame in flight is lost), to
+watch the page reconnect with `Last-Event-ID` and get the missed events from the replay buffer.
 """
 
 from __future__ import annotations
@@ -38,12 +40,34 @@ def static_file(path: str) -> Path | None:
     return target if target.is_relative_to(DIST.resolve()) and target.is_file() else None
 
 
-def make_app(channel: SseChannel) -> Any:
+class Cutter:
+    """`--cut-after`: once an event whose number is in `after` is published, the next body a
+    connection sends raises ConnectionResetError instead (as a broken socket would), dropping it."""
+
+    def __init__(self, after: set[int]) -> None:
+        self.after = after
+        self.pending = 0
+
+    def published(self, channel: SseChannel) -> None:
+        if int(channel.last_event_id.rsplit("-", 1)[1]) in self.after:
+            self.pending += 1
+
+    def wrap(self, send: Any) -> Any:
+        async def cutting(message: Any) -> None:
+            if self.pending > 0 and message["type"] == "http.response.body" and message.get("body"):
+                self.pending -= 1
+                raise ConnectionResetError("--cut-after: the connection is dropped")
+            await send(message)
+
+        return cutting
+
+
+def make_app(channel: SseChannel, cutter: Cutter) -> Any:
     events = sse_app(channel)
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http" or scope["path"] == "/events":
-            await events(scope, receive, send)
+            await events(scope, receive, cutter.wrap(send))
             return
         found = static_file(scope["path"])
         status, body = (200, found.read_bytes()) if found is not None else (404, b"not found\n")
@@ -57,7 +81,7 @@ def make_app(channel: SseChannel) -> Any:
     return app
 
 
-async def run_session(channel: SseChannel, traces: Path, delay: float) -> None:
+async def run_session(channel: SseChannel, traces: Path, delay: float, cutter: Cutter) -> None:
     """A main session that hands a task to a subagent, streamed message by message."""
     main_id, child_id = new_session_id(), new_session_id()
     while child_id == main_id:
@@ -66,6 +90,7 @@ async def run_session(channel: SseChannel, traces: Path, delay: float) -> None:
     async def emit(session: Session, *msgs: om.Message) -> None:
         for msg in msgs:
             session.emit(msg)
+            cutter.published(channel)
             await asyncio.sleep(delay)
 
     async def stream(session: Session, kind: str, words: list[str], call: tuple[str, str] | None = None) -> None:
@@ -100,6 +125,7 @@ async def run_session(channel: SseChannel, traces: Path, delay: float) -> None:
 
     child = main.child(TraceWriter(traces, child_id))
     child.start(meta(child_id, "claude-sonnet-5", "You are a subagent.\n", "subagent"), announce=True)
+    cutter.published(channel)
     await asyncio.sleep(delay)
     await emit(child, om.user_text("Audit the stations table.", sender="parent_agent"), om.request_begin())
     read = "toolu_01TnE6vKp3WsQ9cMx2LbRa7H"
@@ -122,14 +148,15 @@ async def run_session(channel: SseChannel, traces: Path, delay: float) -> None:
     main.close()
 
 
-async def main(port: int, delay: float, traces: Path) -> None:
+async def main(port: int, delay: float, traces: Path, cut_after: set[int]) -> None:
     channel = SseChannel()
-    server = await serve(make_app(channel), "127.0.0.1", port)
+    cutter = Cutter(cut_after)
+    server = await serve(make_app(channel, cutter), "127.0.0.1", port)
     print(f"serving http://127.0.0.1:{server.sockets[0].getsockname()[1]}/", flush=True)
     print(f"traces under {traces}", flush=True)
     while channel.subscriber_count == 0:  # the session starts live, once a page listens
         await asyncio.sleep(0.02)
-    await run_session(channel, traces, delay)
+    await run_session(channel, traces, delay, cutter)
     print("session done", flush=True)
     await asyncio.Event().wait()
 
@@ -140,6 +167,8 @@ if __name__ == "__main__":
                     help="the port on 127.0.0.1 (default 0: any free port; the address is printed)")
     ap.add_argument("--delay", type=float, default=0.15, help="seconds between messages (default 0.15)")
     ap.add_argument("--traces", type=Path, default=None, help="where the traces go (default: a new temporary folder)")
+    ap.add_argument("--cut-after", default="", help="drop the connection when these events (1, 2, ...) are sent")
     ns = ap.parse_args()
+    cuts = {int(x) for x in ns.cut_after.split(",") if x.strip()}
     with contextlib.suppress(KeyboardInterrupt):  # Ctrl-C stops the server
-        asyncio.run(main(ns.port, ns.delay, ns.traces or Path(tempfile.mkdtemp(prefix="om-live-"))))
+        asyncio.run(main(ns.port, ns.delay, ns.traces or Path(tempfile.mkdtemp(prefix="om-live-")), cuts))

@@ -2,7 +2,8 @@
 test_html_browser.py does, opens examples/consume/index.html served by examples/consume/live_cards.py
 (the Python `sse_app` under `omnimessage.produce.serve` on 127.0.0.1, one origin). The page imports
 the built `omnimessage/consume` ESM, subscribes, and draws the render model as nested cards while
-the session streams live. The DOM is compared with the traces the session wrote: every card's
+the session streams live; the server drops the page's connection twice mid-stream (`--cut-after`)
+and the page resumes with `Last-Event-ID`. The DOM is compared with the traces the session wrote: every card's
 messages (their exact text, kept in `data-raw`), in arrival order (`data-seq`: a complete message
 is drawn where its segment started), equal its session's trace lines, the subagent's card
 sits inside the main card, and the final answer reads as the trace has it. A screenshot goes to
@@ -43,7 +44,8 @@ def live(tmp_path: Path):  # type: ignore[no-untyped-def]
     if not DIST.exists():
         pytest.fail(f"{DIST} is missing: run `make setup` (the TypeScript build)")
     traces = tmp_path / "traces"
-    proc = subprocess.Popen([sys.executable, str(EXAMPLE), "--port", "0", "--delay", "0.01", "--traces", str(traces)],
+    proc = subprocess.Popen([sys.executable, str(EXAMPLE), "--port", "0", "--delay", "0.01", "--traces", str(traces),
+                             "--cut-after", "10,30"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     lines: queue.Queue[str] = queue.Queue()
     threading.Thread(target=lambda: [lines.put(x) for x in proc.stdout], daemon=True).start()  # type: ignore[union-attr]
@@ -97,7 +99,7 @@ def test_the_page_draws_the_live_session_as_nested_cards(live) -> None:  # type:
         expect(msgs.filter(has_text="Two stations").locator(".body")).to_have_text(final)
         assert final.endswith("✓")
         expect(child.locator('[data-type="tool_call"] .body')).to_have_text('{"path":"data/stations.csv"}')
-        expect(page.locator("#status")).to_have_text(re.compile(r"live · \d+ events · 0 reconnects · 0 resyncs"))
+        expect(page.locator("#status")).to_have_text(re.compile(r"live · \d+ events · 2 reconnects · 0 resyncs"))
 
         ARTEFACTS.mkdir(exist_ok=True)
         shot = ARTEFACTS / "consume-cards.png"
