@@ -49,6 +49,9 @@ describe("RenderModel", () => {
     feed(m, om.partialToolCallOutput("start", "", a, T()), om.partialToolCallOutput("delta", "ok", a, { images: ["data:image/png;base64,AA=="], ...T() }));
     assert.deepEqual(m.root.items[2].segment.images, ["data:image/png;base64,AA=="]);
     assert.equal(m.root.items[2].segment.text, "ok");
+    assert.deepEqual(m.snapshot().items[2], { segment: { type: "partial_tool_call_output", tool_call_id: a, text: "ok", open: true, images: ["data:image/png;base64,AA=="] } });
+    m.apply({ kind: "invalid_message", id: "", raw: "[", error: new om.DecodeError("invalid_json", "x") });
+    assert.equal(m.snapshot().items.length, 3);
   });
 
   test("cards nest by origin, outer to inner, each where its first message arrived", () => {

@@ -62,7 +62,7 @@ describe("subscribe", () => {
     assert.equal(got[0].raw, LINE);
     assert.equal(om.encode(got[0].message), LINE);
     assert.equal(got[0].id, "e-1");
-    assert.deepEqual(got[2], { kind: "server_event", id: "e-3", name: "server_event", data: '{"type":"x"}' });
+    assert.deepEqual(got[2], { kind: "server_event", id: "e-3", name: "server_event", data: '{"type":"x"}', type: "x" });
     // the server's retry: (5 ms) replaces the default delay; the cut event is dropped
     assert.deepEqual(got[3], { kind: "reconnect", attempt: 1, delay: 5, lastEventId: "e-3", reason: "error" });
     assert.deepEqual(got[5], { kind: "reconnect", attempt: 1, delay: 5, lastEventId: "e-4", reason: "end" });
@@ -93,13 +93,16 @@ describe("subscribe", () => {
     assert.equal((await collect(subscribe("http://x/", { fetch }), 1))[0].raw, LINE);
   });
 
-  test("strict decoding names the event; lenient keeps an unknown kind", async () => {
+  test("strict: a message that does not decode names its event; strict: false yields it as invalid_message and goes on", async () => {
     const odd = '{"timestamp":"2026-09-14T08:12:41.000Z","type":"future_msg","payload":{}}';
     const { fetch } = scripted(() => sse([`data: ${odd}\nid: z-7\n\n`]));
     await assert.rejects(collect(subscribe("http://x/", { fetch })), (e) => e instanceof ConsumeDecodeError && e.id === "z-7" && /event "z-7"/.test(e.message));
-    const got = await collect(subscribe("http://x/", { fetch: scripted(() => sse([`data: ${odd}\n\n`])).fetch, strict: false }), 1);
-    assert.ok(got[0].message instanceof om.OpaqueMessage);
-    assert.equal(got[0].raw, odd);
+    const frames = [`data: ${odd}\nid: z-8\n\n`, "data: [1,\n\n", `data: ${LINE}\nid: z-9\n\n`, "event: server_event\ndata: [\"type\"]\n\n"];
+    const got = await collect(subscribe("http://x/", { fetch: scripted(() => sse(frames)).fetch, strict: false }), 4);
+    assert.deepEqual(got.map((e) => e.kind), ["invalid_message", "invalid_message", "message", "server_event"]);
+    assert.ok(got[0].error instanceof om.DecodeError && got[1].error instanceof om.DecodeError);
+    assert.deepEqual([got[0].raw, got[0].id, got[1].raw], [odd, "z-8", "[1,"]);
+    assert.equal(got[3].type, null);
   });
 
   test("an event over the cap is an error, not retried", async () => {

@@ -56,7 +56,7 @@ export interface Card {
 /** The JSON of {@link RenderModel.snapshot} (the Python binding's render model gives the same). */
 export interface CardSnapshot {
   origin: string[];
-  items: ({ message: string } | { segment: { type: string; tool_call_id: string | null; text: string; open: boolean } } | { card: CardSnapshot })[];
+  items: ({ message: string } | { segment: { type: string; tool_call_id: string | null; text: string; open: boolean; images?: string[] } } | { card: CardSnapshot })[];
 }
 
 /** A bound of the render model would be exceeded; the model is unchanged. */
@@ -151,7 +151,7 @@ export class RenderModel {
     this.version++;
   }
 
-  /** Take one event of {@link subscribe}: a message is placed, a resync resets, the rest is ignored. */
+  /** Take one event of {@link subscribe}: a message is placed, a resync resets, the rest (server events, reconnects, invalid messages) is ignored. */
   apply(event: ConsumeEvent): void {
     if (event.kind === "message") this.applyMessage(event.raw, event.message);
     else if (event.kind === "resync") this.reset();
@@ -243,6 +243,11 @@ export class RenderModel {
   }
 }
 
+function segmentSnapshot(s: LiveSegment): { type: string; tool_call_id: string | null; text: string; open: boolean; images?: string[] } {
+  const out = { type: s.type, tool_call_id: s.toolCallId, text: s.text, open: s.open };
+  return s.images === undefined ? out : { ...out, images: [...s.images] };
+}
+
 function snap(card: Card): CardSnapshot {
   return {
     origin: [...card.origin],
@@ -250,7 +255,7 @@ function snap(card: Card): CardSnapshot {
       it.kind === "message"
         ? { message: it.raw }
         : it.kind === "segment"
-          ? { segment: { type: it.segment.type, tool_call_id: it.segment.toolCallId, text: it.segment.text, open: it.segment.open } }
+          ? { segment: segmentSnapshot(it.segment) }
           : { card: snap(it.card) },
     ),
   };

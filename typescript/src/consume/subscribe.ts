@@ -2,12 +2,14 @@
  * `subscribe(url, options)`: an OmniMessage SSE stream as an async iterable of
  * {@link ConsumeEvent}s, over `fetch` streaming (Node.js 20+ and browsers; no dependency).
  *
- * - An unnamed event (`message`) is an OmniMessage line: decoded strictly by the package's decoder
- *   (`strict: false`: leniently, unknown kinds kept as `OpaqueMessage`), its exact data text kept as
- *   `raw`. A line that does not decode throws {@link ConsumeDecodeError} naming the event id.
+ * - An unnamed event (`message`) is an OmniMessage line: decoded strictly by the package's decoder,
+ *   its exact data text kept as `raw`. A line that does not decode throws {@link ConsumeDecodeError}
+ *   naming the event id; with `strict: false` it is yielded as an `invalid_message` event instead
+ *   (its data and the decoder's `DecodeError`), and the stream goes on.
  * - A `server_event` whose data is `{"type":"resync_required"}` is a `resync` event: the server
  *   could not replay from the id sent, the caller drops its state and starts over (what follows is
- *   live). Every other named event is a `server_event` with its name and data.
+ *   live). Every other named event is a `server_event` with its name, its data, and its JSON `type`
+ *   (when the data is a JSON object with a string `type`, else null).
  * - When the connection ends, fails, or stays silent for `idleTimeoutMs` (heartbeats count), a
  *   `reconnect` event is yielded and the client waits, then reconnects sending `Last-Event-ID`.
  *   The wait starts at the server's `retry:` value (else `reconnect.delayMs`) and doubles with each
@@ -23,13 +25,14 @@
  * @module
  */
 
-import { decode, type OmniMessage, type OpaqueMessage } from "omnimessage";
+import { DecodeError, decode, type OmniMessage } from "omnimessage";
 import { DEFAULT_MAX_EVENT_BYTES, SseParser } from "./sse-parser.js";
 
 /** What the iteration yields. */
 export type ConsumeEvent =
-  | { readonly kind: "message"; readonly id: string; readonly raw: string; readonly message: OmniMessage | OpaqueMessage }
-  | { readonly kind: "server_event"; readonly id: string; readonly name: string; readonly data: string }
+  | { readonly kind: "message"; readonly id: string; readonly raw: string; readonly message: OmniMessage }
+  | { readonly kind: "invalid_message"; readonly id: string; readonly raw: string; readonly error: DecodeError }
+  | { readonly kind: "server_event"; readonly id: string; readonly name: string; readonly data: string; readonly type: string | null }
   | { readonly kind: "resync"; readonly id: string }
   | { readonly kind: "reconnect"; readonly attempt: number; readonly delay: number; readonly lastEventId: string; readonly reason: ReconnectReason };
 
@@ -52,7 +55,7 @@ export interface SubscribeOptions {
   lastEventId?: string;
   /** Extra request headers. */
   headers?: Record<string, string>;
-  /** Decode strictly (default true). */
+  /** A message that does not decode ends the iteration with an error (default true); `false`: an `invalid_message` event. */
   strict?: boolean;
   /** The reconnect policy; `false`: a lost connection ends the iteration with an error. */
   reconnect?: ReconnectOptions | false;
@@ -94,14 +97,14 @@ export class ConsumeDecodeError extends Error {
   }
 }
 
-/** A server event whose data is a JSON object with `"type": "resync_required"`. */
-function isResync(data: string): boolean {
-  if (!data.includes("resync_required")) return false;
+/** The `type` of a server event's data when it is a JSON object with a string `type`, else null. */
+function jsonType(data: string): string | null {
   try {
     const v: unknown = JSON.parse(data);
-    return typeof v === "object" && v !== null && (v as { type?: unknown }).type === "resync_required";
+    const t = typeof v === "object" && v !== null && !Array.isArray(v) ? (v as { type?: unknown }).type : undefined;
+    return typeof t === "string" ? t : null;
   } catch {
-    return false;
+    return null;
   }
 }
 
@@ -271,14 +274,15 @@ function describe(err: unknown): string {
 function toEvent(name: string, data: string, id: string, strict: boolean): ConsumeEvent {
   if (name === "message") {
     try {
-      const message = strict ? decode(data) : decode(data, { lenient: true });
-      return { kind: "message", id, raw: data, message };
+      return { kind: "message", id, raw: data, message: decode(data) };
     } catch (err) {
+      if (!strict && err instanceof DecodeError) return { kind: "invalid_message", id, raw: data, error: err };
       throw new ConsumeDecodeError(`event ${quote(id)}: not an OmniMessage line: ${describe(err)}`, id, err);
     }
   }
-  if (name === "server_event" && isResync(data)) return { kind: "resync", id };
-  return { kind: "server_event", id, name, data };
+  const type = jsonType(data);
+  if (name === "server_event" && type === "resync_required") return { kind: "resync", id };
+  return { kind: "server_event", id, name, data, type };
 }
 
 /** `p`, or a rejection with {@link Lost} once `signal` aborts. */
