@@ -89,6 +89,9 @@ describe("subscribe", () => {
       await assert.rejects(collect(subscribe("http://x/", { fetch })), (e) => e instanceof ConsumeResponseError && e.status === status && want.test(e.message));
       assert.equal(calls.length, 1);
     }
+    // a hostile content type reaches the message escaped and clipped: no control or C1 character
+    const hostile = scripted(() => sse([], { type: "text/html\u009b31m\u0085" + "x".repeat(500) }));
+    await assert.rejects(collect(subscribe("http://x/", { fetch: hostile.fetch })), (e) => /^[\x20-\x7e]*$/.test(e.message) && e.message.includes("\\u009b31m\\u0085") && e.message.length < 200);
     const { fetch } = scripted(() => sse([`data: ${LINE}\n\n`], { type: "Text/Event-Stream; charset=utf-8" }));
     assert.equal((await collect(subscribe("http://x/", { fetch }), 1))[0].raw, LINE);
   });

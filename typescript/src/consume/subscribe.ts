@@ -108,9 +108,14 @@ function jsonType(data: string): string | null {
   }
 }
 
-/** An id or a header value quoted for an error message: JSON-escaped, at most 80 characters. */
-function quote(s: string): string {
-  return JSON.stringify(s.length > 80 ? `${s.slice(0, 60)}...(${s.length} characters)` : s);
+/**
+ * A string from the network quoted for an error message: clipped to `limit` characters, then
+ * JSON-quoted with every character outside printable ASCII escaped (`\uXXXX`), so no control,
+ * C1 or bidirectional character from a hostile server reaches a terminal or a page through an error.
+ */
+function quote(s: string, limit = 80): string {
+  const clipped = s.length > limit ? `${s.slice(0, limit - 20)}...(${s.length} characters)` : s;
+  return JSON.stringify(clipped).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** Subscribe to the OmniMessage SSE stream at `url`. */
@@ -268,7 +273,7 @@ class Lost extends Error {
 
 function describe(err: unknown): string {
   const text = err instanceof Error ? `${err.name}: ${err.message}` : String(err);
-  return quote(text).slice(1, -1);
+  return quote(text, 200).slice(1, -1);
 }
 
 function toEvent(name: string, data: string, id: string, strict: boolean): ConsumeEvent {
