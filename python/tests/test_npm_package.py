@@ -19,7 +19,7 @@ from conftest import ROOT, needs
 TS = ROOT / "typescript"
 TSC = TS / "node_modules" / "typescript" / "bin" / "tsc"
 # What `npm pack` packs from a clone (package.json `files`) and what the build reads; never dist/.
-SOURCES = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.cli.json", "tsconfig.produce.json", "src", "bin", "README.md", "LICENSE"]
+SOURCES = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.cli.json", "tsconfig.produce.json", "tsconfig.consume.json", "src", "bin", "README.md", "LICENSE"]
 
 LINE = '{"timestamp":"2026-07-18T03:10:22.531Z","type":"model_msg","payload":{"type":"text","role":"user","text":"hi"}}'
 
@@ -68,10 +68,11 @@ def test_the_tarball_carries_the_build(tarball: Path) -> None:
         names = set(tar.getnames())
         manifest = json.loads(tar.extractfile("package/package.json").read())  # type: ignore[union-attr]
     for built in ["index.js", "index.d.ts", "internal.js", "runtime.js", "runtime.d.ts", "cli/main.js", "produce/index.js",
-                  "produce/index.d.ts"]:
+                  "produce/index.d.ts", "consume/index.js", "consume/index.d.ts"]:
         assert f"package/dist/{built}" in names, built
-    # ./runtime: what generated code links to; ./produce: the producer side (Node.js only)
-    assert set(manifest["exports"]) == {".", "./produce", "./runtime", "./package.json"}
+    # ./runtime: what generated code links to; ./produce: the producer side (Node.js only);
+    # ./consume: the SSE client and the render model (Node.js and browsers)
+    assert set(manifest["exports"]) == {".", "./produce", "./consume", "./runtime", "./package.json"}
     assert manifest["scripts"]["prepack"]
 
 
@@ -133,19 +134,73 @@ def test_the_installed_bin_prints_the_package_version(project: Path) -> None:
     assert (r.returncode, r.stdout) == (0, f"omnimessage {version}\n"), r.stderr
 
 
+def compile_strict(project: Path, name: str, code: str) -> None:
+    """`<name>.ts` holding `code`, compiled strict (Node.js types, ES2023) against the installed package."""
+    (project / f"{name}.ts").write_text(code)
+    (project / f"tsconfig.{name}.json").write_text(json.dumps({
+        "compilerOptions": {"strict": True, "module": "nodenext", "moduleResolution": "nodenext", "target": "es2023",
+                            "lib": ["es2023"], "typeRoots": [str(TS / "node_modules" / "@types")], "types": ["node"]},
+        "files": [f"{name}.ts"],
+    }))
+    r = subprocess.run(["node", str(TSC), "-p", f"tsconfig.{name}.json"], cwd=project, capture_output=True, text=True,
+                       timeout=180)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
 def test_the_producing_docs_typescript_producer_runs(project: Path, tmp_path: Path) -> None:
     """docs/producing.md's TypeScript producer, compiled strict against the installed package and run:
     its trace and stream validate with zero findings (test_producing_docs.py checks the output)."""
     from test_producing_docs import assert_clean_output, doc_block
 
-    (project / "producer.ts").write_text(doc_block("ts"))
-    (project / "tsconfig.producer.json").write_text(json.dumps({
-        "compilerOptions": {"strict": True, "module": "nodenext", "moduleResolution": "nodenext", "target": "es2023",
-                            "lib": ["es2023"], "typeRoots": [str(TS / "node_modules" / "@types")], "types": ["node"]},
-        "files": ["producer.ts"],
-    }))
-    r = subprocess.run(["node", str(TSC), "-p", "tsconfig.producer.json"], cwd=project, capture_output=True, text=True, timeout=180)
-    assert r.returncode == 0, r.stdout + r.stderr
+    compile_strict(project, "producer", doc_block("ts"))
     run = subprocess.run(["node", str(project / "producer.js")], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert_clean_output(tmp_path)
+
+
+def test_the_consuming_docs_typescript_consumer_runs(project: Path) -> None:
+    """docs/consuming.md's TypeScript consumer, compiled strict against the installed package, reads
+    examples/consume/live_cards.py's live session (a subagent): it prints every complete message's
+    exact line, and on SIGINT the cards as JSON, the subagent's nested in the main session's."""
+    import queue
+    import signal
+    import sys
+    import threading
+
+    (block,) = re.findall(r"^```ts\n(.*?)^```$", (ROOT / "docs" / "consuming.md").read_text(encoding="utf-8"), re.S | re.M)
+    compile_strict(project, "consumer", block)
+    traces = project / "traces"
+    server = subprocess.Popen([sys.executable, str(ROOT / "examples" / "consume" / "live_cards.py"), "--delay", "0",
+                               "--traces", str(traces)], stdout=subprocess.PIPE, text=True)
+    consumer = None
+    try:
+        assert server.stdout is not None
+        url = server.stdout.readline().split()[1] + "events"
+        consumer = subprocess.Popen(["node", str(project / "consumer.js"), url], stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)
+        got: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=lambda: [got.put(x.rstrip("\n")) for x in consumer.stdout], daemon=True).start()  # type: ignore[union-attr]
+        while server.stdout.readline() != "session done\n":
+            pass
+        sids = sorted({f.name.split("_")[0] for f in traces.rglob("*.jsonl")})
+        lines = {sid: [x for f in sorted(traces.rglob(f"{sid}_*.jsonl")) for x in f.read_text(encoding="utf-8").splitlines()]
+                 for sid in sids}
+        (main,) = [sid for sid in sids if any('"type":"subagent"' in x for x in lines[sid])]
+        (child,) = [sid for sid in sids if sid != main]
+        want_main = [x for x in lines[main] if '"type":"subagent"' not in x and '"type":"session_meta"' not in x]
+        want_child = [x[:-1] + f',"origin":["{child}"]}}' for x in lines[child]]
+        printed = [got.get(timeout=60) for _ in range(len(want_main) + len(want_child))]
+        consumer.send_signal(signal.SIGINT)
+        _, err = consumer.communicate(timeout=60)
+    finally:
+        server.kill()
+        server.wait(timeout=30)
+        if consumer is not None and consumer.poll() is None:
+            consumer.kill()
+    assert consumer.returncode == 0, err
+    assert [x for x in printed if '"origin"' not in x] == want_main
+    assert [x for x in printed if '"origin"' in x] == want_child
+    snap = json.loads(err.splitlines()[-1])
+    cards = [x["card"] for x in snap["items"] if "card" in x]
+    assert [c["origin"] for c in cards] == [[child]]
+    assert sorted(x["message"] for x in cards[0]["items"]) == sorted(want_child)
