@@ -156,6 +156,8 @@ class Subscription:
                 if conn is None:
                     return
                 resp = conn.getresponse()
+                if self._closed.is_set():  # closed while the head was read: what was read of it is cut short
+                    return
                 if resp.status == 204:
                     self.ended = "the server answered 204 No Content: no more reconnects"
                     return
