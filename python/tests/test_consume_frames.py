@@ -26,6 +26,7 @@ CASES: list[tuple[bytes, list[Frame], str]] = [
     (b"id: e-9\ndata: torn", [], ""),  # the id of an event never dispatched is not the last event id
     (b"dat: x\nfoo\ndata: \xff\xfe\n\n", [Frame("message", b"\xff\xfe", "")], ""),  # unknown fields; bytes kept
     (b"data: a\r\n\ndata: b\n\r\n", [Frame("message", b"a", ""), Frame("message", b"b", "")], ""),
+    (b"data: a\r\ndata: b\r\n\r\n", [Frame("message", b"a\nb", "")], ""),  # CR LF split: still one line end
 ]
 
 

@@ -128,11 +128,17 @@ class Context:
         after a gap (`resync_required`). Each session known so far, and each child first seen without
         its `session_meta` from now on, judges only what such a stream proves: no OM401/OM404 for a
         call never seen, no OM301 for a fragment whose start was never seen, no OM406/OM407/OM409/OM410
-        for an end (or a `token_usage`) whose begin was never seen, no OM605."""
+        for an end (or a `token_usage`) whose begin was never seen, no OM605. What was open is forgotten
+        (its end, or a call's output, may have been in the gap): no OM420/OM421/OM422 for it either."""
         self.midstream = True
+        self.discontinuity()
         for s in self.sessions():
             s.blind = True
             s.blind_pairs = {"req", "comp", "mcp"}
+            s.req = s.usage = 0
+            s.usage_reported = False
+            s.comp = s.mcp = None
+            s.calls.clear()
 
     def discontinuity(self) -> None:
         """The stream has a gap (an SSE `resync_required`): forget open streaming segments, which the

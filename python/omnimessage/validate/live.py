@@ -62,6 +62,8 @@ class LiveStream:
         self.resumed_from: str | None = None
         self.midstream = False
         self.bytes = 0
+        self.deciding = True
+        """Still holding the first bytes back, to learn where the stream starts (see the module)."""
 
     def _elapsed(self) -> str:
         return f"the {self.duration:g} s duration elapsed"
@@ -92,7 +94,7 @@ class LiveStream:
             self.ended = self._elapsed() if time.monotonic() >= deadline else self.sub.ended or "the stream ended"
 
     def _read(self) -> Iterator[bytes | Mark]:
-        probing = True
+        self.deciding = True
         held: list[bytes] = []
         size = 0
         for item in self.sub.chunks():
@@ -103,13 +105,13 @@ class LiveStream:
                 if item.last_event_id is None:  # no id to resume from: a new connection is another stream
                     self.ended = item.reason
                     return
-                if probing:  # nothing of that connection went on: no cut to mark
+                if self.deciding:  # nothing of that connection went on: no cut to mark
                     held, size = [], 0
                 else:
                     yield Mark.CUT
                 continue
             self.bytes += len(item)
-            if not probing:
+            if not self.deciding:
                 yield item
                 continue
             held.append(item)
@@ -117,14 +119,14 @@ class LiveStream:
             first = self.sub.first_frame
             if first is None and size <= MAX_PROBE_BYTES:
                 continue
-            probing = False
+            self.deciding = False
             if first is None or not self._starts_at_the_beginning(first.name, first.data, first.last_event_id):
                 if first is not None and self.resume and self.resumed_from is None:
                     m = _ID.match(first.last_event_id)
                     if m is not None:
                         self.resumed_from = f"{m.group(1)}-0"
                         self.sub.resume(self.resumed_from)
-                        probing, held, size = True, [], 0
+                        self.deciding, held, size = True, [], 0
                         continue
                 self.midstream = True
                 yield Mark.UNKNOWN_PAST
