@@ -63,22 +63,28 @@ def test_close_while_the_reader_blocks(thread_errors: list[Any]) -> None:
 
 
 class _Gated(produce.SseChannel):
-    """A channel whose publish number `gate` waits until `go` is set: the producer stops mid-session."""
+    """A channel whose publish numbers `gate` and `gate + 1` wait for their gate to open: the
+    producer stops mid-session, and again after one more event."""
 
     def __init__(self, gate: int, **kw: Any) -> None:
         super().__init__(**kw)
         self.gate = gate
-        self.go = threading.Event()
+        self.gates = {gate: threading.Event(), gate + 1: threading.Event()}
+        self.waiting = 0
 
     def publish(self, data: bytes, event: str | None = None) -> produce.SseEvent:
-        if self._next == self.gate:
-            assert self.go.wait(60)
+        go = self.gates.get(self._next)
+        if go is not None:
+            self.waiting = self._next
+            assert go.wait(60)
         return super().publish(data, event)
 
 
 def _attach(tmp: Path, gate: int, max_events: int, budgets: list[int] | None = None) -> tuple[Any, Any]:
-    """Run the scripted session; attach `validate_url` while it waits at publish `gate`; close the
-    reader once it has read the last event. Returns (report, the LiveStream)."""
+    """Run the scripted session; attach `validate_url` while it waits at publish `gate`; let one event
+    through (the reader learns the epoch from it and resumes); let the rest through once the reader
+    knows where its stream starts; close the reader once it has read the last event. Returns
+    (report, the LiveStream)."""
     channel = _Gated(gate, max_events=max_events)
     server = _Server(channel)
     proxy = CuttingProxy(server.port, budgets or [])
@@ -95,12 +101,14 @@ def _attach(tmp: Path, gate: int, max_events: int, budgets: list[int] | None = N
     inputs.LiveStream = Spy  # type: ignore[misc]
     try:
         producer.start()
-        _wait(lambda: channel._next == gate)  # the producer waits mid-session
+        _wait(lambda: channel.waiting == gate)  # the producer waits mid-session
         reader = threading.Thread(target=lambda: reports.append(
             validate_url(f"http://127.0.0.1:{proxy.port}/events", duration=300)))
         reader.start()
-        _wait(lambda: channel.subscriber_count > 0)
-        channel.go.set()
+        _wait(lambda: channel.subscriber_count > 0 and streams)
+        channel.gates[gate].set()
+        _wait(lambda: not streams[0].deciding)
+        channel.gates[gate + 1].set()
         producer.join(60)
         final = int(channel.last_event_id.rpartition("-")[2])  # a resync sent later takes a seq after it
         _wait(lambda: not streams[0].deciding and int((streams[0].sub.last_event_id or "-0").rpartition("-")[2])
@@ -108,7 +116,8 @@ def _attach(tmp: Path, gate: int, max_events: int, budgets: list[int] | None = N
         streams[0].sub.close()
         reader.join(60)
     finally:
-        channel.go.set()
+        for go in channel.gates.values():
+            go.set()
         inputs.LiveStream = old  # type: ignore[misc]
         proxy.close()
         server.close()
