@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import socket
 import threading
-from typing import Final
+from collections.abc import Iterator
+from typing import Any, Final
+
+import pytest
 
 HOLD: Final = b"<hold>"
 SSE_HEAD: Final = b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n"
@@ -20,17 +23,16 @@ def chunk(data: bytes) -> bytes:
     return f"{len(data):x}\r\n".encode() + data + b"\r\n"
 
 
-class ScriptedServer:
-    def __init__(self, responses: list[list[bytes]]) -> None:
-        self.responses = responses
-        self.requests: list[bytes] = []
+class _Listener:
+    """A loopback listener whose thread hands each connection, numbered from 0, to `_handle`."""
+
+    def __init__(self) -> None:
         self.stop = threading.Event()
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(16)
         self.sock.settimeout(0.05)
         self.port = self.sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}/events"
         self.thread = threading.Thread(target=self._serve, daemon=True)
         self.thread.start()
 
@@ -43,34 +45,53 @@ class ScriptedServer:
                 continue
             except OSError:
                 return
-            with conn:
-                conn.settimeout(5)
-                head = b""
-                try:
-                    while b"\r\n\r\n" not in head and len(head) < 65536:
-                        got = conn.recv(4096)
-                        if not got:
-                            break
-                        head += got
-                except OSError:
-                    continue
-                self.requests.append(head)
-                script = self.responses[n] if n < len(self.responses) else []
-                n += 1
-                try:
-                    for part in script:
-                        if part == HOLD:
-                            conn.settimeout(0.05)
-                            while not self.stop.is_set():
-                                try:
-                                    if not conn.recv(1):
-                                        break
-                                except TimeoutError:
-                                    continue
-                        else:
-                            conn.sendall(part)
-                except OSError:
-                    pass
+            self._handle(conn, n)
+            n += 1
+
+    def _handle(self, conn: socket.socket, n: int) -> None:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        self.stop.set()
+        self.thread.join(5)
+        self.sock.close()
+
+
+class ScriptedServer(_Listener):
+    def __init__(self, responses: list[list[bytes]]) -> None:
+        self.responses = responses
+        self.requests: list[bytes] = []
+        super().__init__()
+        self.url = f"http://127.0.0.1:{self.port}/events"
+
+    def _handle(self, conn: socket.socket, n: int) -> None:
+        with conn:
+            conn.settimeout(5)
+            head = b""
+            try:
+                while b"\r\n\r\n" not in head and len(head) < 65536:
+                    got = conn.recv(4096)
+                    if not got:
+                        break
+                    head += got
+            except OSError:
+                return
+            self.requests.append(head)
+            script = self.responses[n] if n < len(self.responses) else []
+            try:
+                for part in script:
+                    if part == HOLD:
+                        conn.settimeout(0.05)
+                        while not self.stop.is_set():
+                            try:
+                                if not conn.recv(1):
+                                    break
+                            except TimeoutError:
+                                continue
+                    else:
+                        conn.sendall(part)
+            except OSError:
+                pass
 
     def header(self, n: int, name: str) -> str | None:
         for line in self.requests[n].decode("latin-1").split("\r\n")[1:]:
@@ -79,11 +100,6 @@ class ScriptedServer:
                 return v.strip()
         return None
 
-    def close(self) -> None:
-        self.stop.set()
-        self.thread.join(5)
-        self.sock.close()
-
     def __enter__(self) -> ScriptedServer:
         return self
 
@@ -91,7 +107,7 @@ class ScriptedServer:
         self.close()
 
 
-class CuttingProxy:
+class CuttingProxy(_Listener):
     """A TCP proxy on 127.0.0.1 that forwards to `port` and cuts connection `n` after `budgets[n]`
     bytes from the server (mid-frame, wherever that falls); later connections are not cut."""
 
@@ -99,27 +115,11 @@ class CuttingProxy:
         self.upstream = port
         self.budgets = budgets
         self.cuts = 0
-        self.sock = socket.socket()
-        self.sock.bind(("127.0.0.1", 0))
-        self.sock.listen(16)
-        self.sock.settimeout(0.05)
-        self.port = self.sock.getsockname()[1]
-        self.stop = threading.Event()
-        self.thread = threading.Thread(target=self._serve, daemon=True)
-        self.thread.start()
+        super().__init__()
 
-    def _serve(self) -> None:
-        n = 0
-        while not self.stop.is_set():
-            try:
-                client, _ = self.sock.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            budget = self.budgets[n] if n < len(self.budgets) else -1
-            n += 1
-            threading.Thread(target=self._pipe, args=(client, budget), daemon=True).start()
+    def _handle(self, conn: socket.socket, n: int) -> None:
+        budget = self.budgets[n] if n < len(self.budgets) else -1
+        threading.Thread(target=self._pipe, args=(conn, budget), daemon=True).start()
 
     def _pipe(self, client: socket.socket, budget: int) -> None:
         with client, socket.create_connection(("127.0.0.1", self.upstream)) as up:
@@ -151,7 +151,13 @@ class CuttingProxy:
                 sent += len(data)
                 client.sendall(data)
 
-    def close(self) -> None:
-        self.stop.set()
-        self.thread.join(5)
-        self.sock.close()
+
+@pytest.fixture
+def thread_errors() -> Iterator[list[Any]]:
+    """Every exception that reaches `threading.excepthook` during the test (there must be none)."""
+    seen: list[Any] = []
+    old = threading.excepthook
+    threading.excepthook = seen.append
+    yield seen
+    threading.excepthook = old
+    assert not seen, [f"{x.exc_type.__name__}: {x.exc_value}" for x in seen]

@@ -9,7 +9,7 @@ import threading
 from collections.abc import Iterator
 
 import pytest
-from sse_stub import CHUNKED_HEAD, HOLD, SSE_HEAD, ScriptedServer, chunk
+from sse_stub import CHUNKED_HEAD, HOLD, SSE_HEAD, ScriptedServer, chunk, thread_errors  # noqa: F401 (a fixture)
 
 import omnimessage as om
 from omnimessage.consume import (
@@ -43,14 +43,6 @@ def take(it: Iterator[Event], n: int) -> list[Event]:
     return [next(it) for _ in range(n)]
 
 
-@pytest.fixture
-def no_thread_errors() -> Iterator[list[object]]:
-    seen: list[object] = []
-    old = threading.excepthook
-    threading.excepthook = seen.append
-    yield seen
-    threading.excepthook = old
-    assert not seen
 
 
 def test_events_byte_exact_and_resume() -> None:
@@ -143,8 +135,9 @@ def test_no_reconnect_raises_on_error_ends_on_close() -> None:
         list(subscribe(srv.url, reconnect=False, idle_timeout=0.1))
 
 
+@pytest.mark.usefixtures("thread_errors")
 @pytest.mark.parametrize("where", ["read", "backoff", "between"])
-def test_close_from_another_thread(where: str, no_thread_errors: list[object]) -> None:
+def test_close_from_another_thread(where: str) -> None:
     """close() while the reader blocks in a read, waits out a backoff, or sits between two events:
     the iteration ends, the connection is closed, and no exception reaches either thread."""
     script = [SSE_HEAD, sse(A, "ep-1"), HOLD] if where != "backoff" else [SSE_HEAD, sse(A, "ep-1")]

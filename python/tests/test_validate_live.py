@@ -6,29 +6,18 @@ capture whose connection is cut is judged as one stream across its resumes."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from produce_script import build_script, run_script
-from sse_stub import CHUNKED_HEAD, HOLD, CuttingProxy, ScriptedServer, chunk
+from sse_stub import CHUNKED_HEAD, HOLD, CuttingProxy, ScriptedServer, chunk, thread_errors  # noqa: F401 (a fixture)
 from test_produce_session import _Server
 
 import omnimessage as om
 from omnimessage import produce
 from omnimessage.validate import inputs, live, validate_url
 from omnimessage.validate.sse import Mark
-
-
-@pytest.fixture
-def thread_errors() -> Iterator[list[Any]]:
-    seen: list[Any] = []
-    old = threading.excepthook
-    threading.excepthook = seen.append
-    yield seen
-    threading.excepthook = old
-    assert not seen, [f"{x.exc_type.__name__}: {x.exc_value}" for x in seen]
 
 
 def _wait(cond: Any) -> None:
@@ -44,7 +33,8 @@ def _close_when_busy(stream: live.LiveStream) -> None:
     stream.sub.close()
 
 
-def test_close_while_the_reader_blocks(thread_errors: list[Any]) -> None:
+@pytest.mark.usefixtures("thread_errors")
+def test_close_while_the_reader_blocks() -> None:
     """The race of issue 31: close() while the reader is inside a read of a held chunked response.
     The old LiveStream (a pump thread, close() closing the connection under it) let an AttributeError
     reach threading.excepthook in 6 of 20 such closes; here close() only shuts the socket down and
@@ -124,8 +114,9 @@ def _attach(tmp: Path, gate: int, max_events: int, budgets: list[int] | None = N
     return reports[0], streams[0]
 
 
+@pytest.mark.usefixtures("thread_errors")
 @pytest.mark.parametrize("gate", [12, 23, 41, 66, 97])
-def test_attach_mid_session(tmp_path: Path, gate: int, thread_errors: list[Any]) -> None:
+def test_attach_mid_session(tmp_path: Path, gate: int) -> None:
     """Seq 1 evicted (a buffer of 8 events): the server answers `<epoch>-0` with resync_required;
     the stream is judged as one that starts mid-session: no finding at all. (A client this far
     behind is also cut off by the server and resyncs again: every resync is a gap, judged alike.)"""
@@ -137,7 +128,8 @@ def test_attach_mid_session(tmp_path: Path, gate: int, thread_errors: list[Any])
     assert "judged as a stream that starts mid-session" in note and "attached mid-session" in note
 
 
-def test_attach_mid_session_replays_from_the_start(tmp_path: Path, thread_errors: list[Any]) -> None:
+@pytest.mark.usefixtures("thread_errors")
+def test_attach_mid_session_replays_from_the_start(tmp_path: Path) -> None:
     """The server still keeps seq 1: the replay from `<epoch>-0` is the whole session, judged from
     its start (and as clean as the session is)."""
     report, stream = _attach(tmp_path, 57, 10_000)
@@ -147,7 +139,8 @@ def test_attach_mid_session_replays_from_the_start(tmp_path: Path, thread_errors
     assert report.messages == 114 and "mid-session (calls" not in " ".join(report.notes), report.notes
 
 
-def test_cut_capture_is_one_stream(tmp_path: Path, thread_errors: list[Any]) -> None:
+@pytest.mark.usefixtures("thread_errors")
+def test_cut_capture_is_one_stream(tmp_path: Path) -> None:
     """The connection is cut mid-frame five times; each resume replays from Last-Event-ID: the capture
     is judged as one stream, with no finding, every message counted once."""
     report, stream = _attach(tmp_path, 1, 10_000, [5000, 1, 3000, 777, 12000])  # attached before seq 1

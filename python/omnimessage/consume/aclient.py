@@ -22,10 +22,9 @@ from typing import Final
 
 from .._sanitize import clip_text, sanitize
 from .backoff import Backoff
-from .events import ConsumeError, Event, Reconnect, ReconnectsExhausted
-from .feed import EventFeed
+from .events import ConsumeError, Event
 from .frames import MAX_EVENT_BYTES
-from .request import check_headers, target
+from .reconnecting import Reconnecting
 
 __all__ = ["AsyncSubscription", "MAX_HEAD_BYTES", "asubscribe"]
 
@@ -38,28 +37,11 @@ class _BadResponse(ConnectionError):
     """The response is not HTTP/1.x as this client reads it."""
 
 
-class AsyncSubscription:
+class AsyncSubscription(Reconnecting):
     """An async iterator of events from one SSE URL (see `asubscribe`)."""
 
-    def __init__(self, url: str, *, last_event_id: str | None = None, headers: Iterable[tuple[str, str]] = (),
-                 strict: bool = True, reconnect: bool = True, backoff: Backoff | None = None,
-                 connect_timeout: float = 10.0, idle_timeout: float = 60.0,
-                 max_line_bytes: int = MAX_EVENT_BYTES, max_event_bytes: int = MAX_EVENT_BYTES) -> None:
-        self.target = target(url)
-        self._headers = check_headers(headers)
-        self.feed = EventFeed(last_event_id=last_event_id, strict=strict, max_line_bytes=max_line_bytes,
-                              max_event_bytes=max_event_bytes)
-        self.reconnect = reconnect
-        self.backoff = backoff or Backoff()
-        self.connect_timeout = connect_timeout
-        self.idle_timeout = idle_timeout
-        self.connections = 0
-        self.ended = ""
+    def _start(self) -> None:
         self._gen = self._run()
-
-    @property
-    def last_event_id(self) -> str | None:
-        return self.feed.last_event_id
 
     def __aiter__(self) -> AsyncSubscription:
         return self
@@ -79,7 +61,6 @@ class AsyncSubscription:
         await self.aclose()
 
     async def _run(self) -> AsyncGenerator[Event, None]:
-        attempt = 0
         while True:
             failed = False
             streaming = False
@@ -103,28 +84,17 @@ class AsyncSubscription:
                 if isinstance(exc, ConsumeError):
                     raise
                 failed = True
-                if isinstance(exc, TimeoutError):
-                    self.ended = (f"no byte for {self.idle_timeout:g} s (idle timeout)" if streaming else
-                                  f"no connection and response within {self.connect_timeout:g} s (connect timeout)")
-                else:
-                    self.ended = sanitize(clip_text(f"{exc.__class__.__name__}: {exc}"))
+                self._failed(exc, streaming)
             finally:
                 if writer is not None:
                     writer.close()
                     with contextlib.suppress(Exception):
                         await asyncio.shield(writer.wait_closed())
-            if not self.reconnect:
-                if failed:
-                    raise ConsumeError(f"{self.target.shown}: {self.ended}")
+            rec = self._lost(failed)
+            if rec is None:
                 return
-            attempt = 1 if self.feed.delivered else attempt + 1
-            if attempt > self.backoff.max_attempts:
-                raise ReconnectsExhausted(f"{self.target.shown}: gave up after {attempt - 1} failed attempt(s) in "
-                                          f"a row; the last: {self.ended}")
-            self.feed.delivered = 0
-            delay = self.backoff.delay(attempt, self.feed.retry_ms)
-            yield Reconnect(attempt, delay, self.last_event_id, self.ended)
-            await asyncio.sleep(delay)
+            yield rec
+            await asyncio.sleep(rec.delay)
 
     async def _open(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         t = self.target

@@ -35,41 +35,19 @@ from typing import Final
 
 from .._sanitize import clip_text, sanitize
 from .backoff import Backoff
-from .events import ConsumeError, Event, Reconnect, ReconnectsExhausted
-from .feed import EventFeed
+from .events import Event, Reconnect
 from .frames import MAX_EVENT_BYTES, Frame
-from .request import check_headers, target
+from .reconnecting import Reconnecting
 
 __all__ = ["Subscription", "subscribe"]
 
 _READ: Final = 1 << 16
 
 
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, TimeoutError):
-        return "timed out"
-    return sanitize(clip_text(f"{exc.__class__.__name__}: {exc}" if str(exc) else exc.__class__.__name__))
-
-
-class Subscription:
+class Subscription(Reconnecting):
     """An iterator of events from one SSE URL (see `subscribe`); a context manager that closes it."""
 
-    def __init__(self, url: str, *, last_event_id: str | None = None, headers: Iterable[tuple[str, str]] = (),
-                 strict: bool = True, reconnect: bool = True, backoff: Backoff | None = None,
-                 connect_timeout: float = 10.0, idle_timeout: float = 60.0,
-                 max_line_bytes: int = MAX_EVENT_BYTES, max_event_bytes: int = MAX_EVENT_BYTES) -> None:
-        self.target = target(url)
-        self._headers = check_headers(headers)
-        self.feed = EventFeed(last_event_id=last_event_id, strict=strict, max_line_bytes=max_line_bytes,
-                              max_event_bytes=max_event_bytes)
-        self.reconnect = reconnect
-        self.backoff = backoff or Backoff()
-        self.connect_timeout = connect_timeout
-        self.idle_timeout = idle_timeout
-        self.connections = 0
-        """Connections that were answered with an event stream."""
-        self.ended = ""
-        """Why the last connection ended (sanitised)."""
+    def _start(self) -> None:
         self._lock = threading.Lock()
         self._closed = threading.Event()
         self._busy = False
@@ -78,10 +56,6 @@ class Subscription:
         self._gen: Generator[object, None, None] | None = None
         self.first_frame: Frame | None = None
         """With `chunks()`: the first event the current connection dispatched (None: none yet)."""
-
-    @property
-    def last_event_id(self) -> str | None:
-        return self.feed.last_event_id
 
     def __iter__(self) -> Iterator[Event]:
         return self
@@ -144,7 +118,6 @@ class Subscription:
         self.close()
 
     def _run(self, raw: bool) -> Generator[object, None, None]:
-        attempt = 0
         while not self._closed.is_set():
             self.first_frame = None
             failed: BaseException | None = None
@@ -194,31 +167,20 @@ class Subscription:
                 if self._closed.is_set():
                     return
                 failed = exc
-                if isinstance(exc, TimeoutError):
-                    self.ended = (f"no byte for {self.idle_timeout:g} s (idle timeout)" if streaming else
-                                  f"no connection and response within {self.connect_timeout:g} s (connect timeout)")
-                else:
-                    self.ended = _reason(exc)
+                self._failed(exc, streaming)
             finally:
                 self._drop(conn, resp)
             if self._resume is not None:
                 self.feed.parser.resume_from(self._resume)
                 self._resume = None
-                attempt = 0
+                self._attempt = 0
                 yield Reconnect(1, 0.0, self.last_event_id, self.ended)
                 continue
-            if not self.reconnect:
-                if failed is not None:
-                    raise ConsumeError(f"{self.target.shown}: {self.ended}")
+            rec = self._lost(failed is not None)
+            if rec is None:
                 return
-            attempt = 1 if self.feed.delivered else attempt + 1
-            if attempt > self.backoff.max_attempts:
-                raise ReconnectsExhausted(f"{self.target.shown}: gave up after {attempt - 1} failed attempt(s) in "
-                                          f"a row; the last: {self.ended}")
-            self.feed.delivered = 0
-            delay = self.backoff.delay(attempt, self.feed.retry_ms)
-            yield Reconnect(attempt, delay, self.last_event_id, self.ended)
-            if self._closed.wait(delay):
+            yield rec
+            if self._closed.wait(rec.delay):
                 return
 
     def _open(self) -> http.client.HTTPConnection | None:
