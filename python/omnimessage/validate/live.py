@@ -132,7 +132,12 @@ class LiveStream:
                 yield Mark.UNKNOWN_PAST
             yield from held
             held, size = [], 0
-        yield from held  # heartbeats only, or a torn first event: nothing to decide from
+        if held:  # the read ended while deciding: what was held is judged, from the start only if it is
+            first = self.sub.first_frame
+            if first is not None and not self._starts_at_the_beginning(first.name, first.data, first.last_event_id):
+                self.midstream = True
+                yield Mark.UNKNOWN_PAST
+            yield from held
 
     @staticmethod
     def _starts_at_the_beginning(name: str, data: bytes, event_id: str) -> bool:
