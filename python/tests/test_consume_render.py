@@ -69,6 +69,28 @@ def test_compaction_stop_without_complete_leaves_a_closed_segment() -> None:
     assert items[2]["segment"]["open"] is True and len(items) == 3
 
 
+def test_a_stopped_segment_is_replaced_only_by_the_next_message_of_its_card() -> None:
+    """The complete message follows its segment's stop at once (protocol facts 3): a stopped segment
+    whose next message is something else (a compaction's summary) stays, closed, and a later complete
+    `text` of the same kind is a message of its own, after it (the TypeScript model does the same)."""
+    r = RenderModel()
+    for ev in ("start", "delta", "stop"):
+        r.apply(om.partial_text(ev, "sum" if ev == "delta" else "", timestamp=T))
+    r.apply(om.compaction_end("context", "summarize", "completed", timestamp=T))
+    later = om.assistant_text("after", timestamp=T)
+    r.apply(later)
+    items = r.snapshot()["items"]
+    assert items[0] == {"segment": {"type": "partial_text", "tool_call_id": None, "text": "sum", "open": False}}
+    assert items[2] == {"message": line(later)} and len(items) == 3
+    kid = om.with_origin(om.user_text("child", timestamp=T), "kid")  # another card's message settles nothing here
+    r.apply(om.partial_text("start", "", timestamp=T))
+    r.apply(om.partial_text("stop", "x", timestamp=T))
+    r.apply(kid)
+    done = om.assistant_text("x", timestamp=T)
+    r.apply(done)
+    assert r.snapshot()["items"][3] == {"message": line(done)}
+
+
 def test_surrogate_halves_join_and_images() -> None:
     r = RenderModel()
     r.apply(om.partial_tool_call_output("start", "", "t", timestamp=T))

@@ -12,13 +12,16 @@ inside `a`'s). A card holds items in arrival order:
 - a child card, at the position where its first message arrived.
 
 A complete message takes its segment's slot: it replaces, in place, the segment of its kind and
-`tool_call_id` that is stopped (or still open) in that card. So a card draws a streamed message
-where its segment started (`Card.messages`); `Card.arrived` lists them in the order they arrived,
-which is the order of the stream and of the trace. A stop not followed by its complete
-message (inside a compaction the reference streams the summary's partials and stores the complete
-text in the trace only, protocol facts 3) leaves a closed segment, which stays; a new `start` of
-the same key opens a new segment after it. A `delta` or `stop` whose `start` was never seen (a
-stream joined mid-segment) opens the segment where it arrives.
+`tool_call_id` that is still open in that card, or that was stopped by the card's previous message
+(the producer writes the complete message right after its segment's `stop`, protocol facts 3). So a
+card draws a streamed message where its segment started (`Card.messages`); `Card.arrived` lists
+them in the order they arrived, which is the order of the stream and of the trace. A stop not
+followed by its complete message (inside a compaction the reference streams the summary's partials
+and stores the complete text in the trace only, protocol facts 3) leaves a closed segment, which
+stays: the card's next message, whatever it is, closes it for good, and a new `start` of the same
+key opens a new segment after it. The TypeScript `RenderModel` follows the same rule. A `delta` or
+`stop` whose `start` was never seen (a stream joined mid-segment) opens the segment where it
+arrives.
 
 `apply` takes a `MessageEvent` (the bytes it carries are kept), a `Resync` (`reset()`: the model
 is emptied, as the server asks), an `omnimessage` message (kept as `encode(message)`), or a line's
@@ -84,7 +87,9 @@ class Card:
     items: list[bytes | Segment | Card] = field(default_factory=list)
     children: dict[str, Card] = field(default_factory=dict)
     slots: dict[tuple[str, str | None], int] = field(default_factory=dict)
-    """Segment key -> the index in `items` of its segment not yet replaced."""
+    """Segment key -> the index in `items` of its segment not yet replaced (open, or `awaiting`)."""
+    awaiting: tuple[str, str | None] | None = None
+    """The key of the segment the card's last message stopped: only the next message may replace it."""
     order: list[int] = field(default_factory=list)
     """The index in `items` of each complete message, in the order the messages arrived."""
 
@@ -196,7 +201,9 @@ class RenderModel:
             return
         self._take(len(raw))
         done = _TAG_OF_COMPLETE.get(type(p))
-        slot = None if done is None else card.slots.pop((done, getattr(p, "tool_call_id", None)), None)
+        key = None if done is None else (done, getattr(p, "tool_call_id", None))
+        self._settle(card, key)
+        slot = None if key is None else card.slots.pop(key, None)
         if slot is None:
             card.order.append(len(card.items))
             card.items.append(raw)
@@ -208,11 +215,19 @@ class RenderModel:
         self.open_segments -= 1
         card.items[slot] = raw
 
+    def _settle(self, card: Card, keep: tuple[str, str | None] | None) -> None:
+        """A message arrived in `card`: the segment its previous message stopped is replaced only by this
+        message (when it is the complete message of `keep`); otherwise it stays, closed for good."""
+        key, card.awaiting = card.awaiting, None
+        if key is not None and key != keep and card.slots.pop(key, None) is not None:
+            self.open_segments -= 1
+
     def _fragment(self, card: Card, key: tuple[str, str | None], p: Any) -> None:
+        self._settle(card, None)
         slot = card.slots.get(key)
         seg = None if slot is None else card.items[slot]
-        if p.event_type == "start" and isinstance(seg, Segment) and not seg.open:
-            del card.slots[key]  # stopped and never completed (a compaction's summary): it stays, closed
+        if p.event_type == "start" and isinstance(seg, Segment):
+            del card.slots[key]  # a new segment of a key still open: the old one stays where it is
             self.open_segments -= 1
             seg = None
         if not isinstance(seg, Segment):
@@ -235,3 +250,4 @@ class RenderModel:
             seg.images = list(images)
         if p.event_type == "stop":
             seg.open = False
+            card.awaiting = key
