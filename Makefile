@@ -14,6 +14,9 @@ export OMNIMESSAGE_TS_BIN ?= $(CURDIR)/$(TS_DIR)/bin/omnimessage.mjs
 # ... and `--impl rust` the release build of the Rust binding (built by `make rust-test`).
 RS_DIR := rust
 export OMNIMESSAGE_RS_BIN ?= $(CURDIR)/$(RS_DIR)/target/release/omnimessage-rs
+# ... and `--impl go` the Go binding's command (built by `make go-test` or `make go-build`).
+GO_DIR := go
+export OMNIMESSAGE_GO_BIN ?= $(CURDIR)/$(GO_DIR)/bin/omnimessage-go
 
 # Every generated file, by what writes it (all committed; `make generate` rewrites them all,
 # `make check-generated` fails when one is stale, missing, or left over):
@@ -21,12 +24,12 @@ export OMNIMESSAGE_RS_BIN ?= $(CURDIR)/$(RS_DIR)/target/release/omnimessage-rs
 #   file is the generator's, so a file it no longer writes is reported too;
 # - the conformance fixture builders, each with `--check` (a temporary build compared with its folder);
 # - docs/rules.md, rendered from the validator's rule registry.
-GENERATED := python:python/omnimessage/_generated c:python/omnimessage/_native/generated markdown:docs typescript:typescript/src/generated rust:rust/src/generated pydantic:conformance/baselines/pydantic
-OWNED     := python/omnimessage/_generated python/omnimessage/_native/generated typescript/src/generated rust/src/generated
+GENERATED := python:python/omnimessage/_generated c:python/omnimessage/_native/generated markdown:docs typescript:typescript/src/generated rust:rust/src/generated go:go/messages pydantic:conformance/baselines/pydantic
+OWNED     := python/omnimessage/_generated python/omnimessage/_native/generated typescript/src/generated rust/src/generated go/messages
 BUILDERS  := conformance/tools/generate.py conformance/validator/build.py conformance/producers/build.py schema/versions/build.py
 RULES_DOC := docs/rules.md
 
-.PHONY: ts-test rust-test rust-build setup generate check-generated lint test test-hostile demo bench bench-quick fuzz fuzz-short fuzz-differential fuzz-ts clean
+.PHONY: ts-test rust-test rust-build go-test go-build setup generate check-generated lint test test-hostile demo bench bench-quick fuzz fuzz-short fuzz-differential fuzz-ts clean
 
 setup: $(STAMP) $(TS_STAMP)
 
@@ -58,6 +61,18 @@ rust-test:
 # The release build alone, for `make bench` on a fresh clone (its Rust rows need the binary).
 rust-build:
 	cd $(RS_DIR) && cargo build --offline --release --quiet
+
+# Go (standard library only): gofmt (nothing to reformat), go vet, the tests under the race detector
+# (the fresh-module test included: go/usermodule_test.go), then the command the conformance runner,
+# the differential fuzzer and the demo run (OMNIMESSAGE_GO_BIN). No network: the module has no
+# dependency.
+go-test:
+	@cd $(GO_DIR) && out=$$(gofmt -l .) && { test -z "$$out" || { echo "gofmt: not formatted: $$out"; exit 1; }; }
+	cd $(GO_DIR) && go vet ./... && go test -race -count=1 ./... && go build -o bin/omnimessage-go ./cmd/omnimessage-go
+
+# The command alone, for `make demo` and `make bench` on a fresh clone.
+go-build:
+	cd $(GO_DIR) && go build -o bin/omnimessage-go ./cmd/omnimessage-go
 
 generate: setup
 	@for pair in $(GENERATED); do \
@@ -94,7 +109,7 @@ lint: setup
 	$(BIN)/ruff check python codegen bench dev fuzz
 	$(BIN)/mypy
 
-test: setup check-generated lint ts-test rust-test
+test: setup check-generated lint ts-test rust-test go-test
 	OMNIMESSAGE_REQUIRE_TOOLS=1 $(BIN)/pytest
 	@$(MAKE) --no-print-directory fuzz-short
 	@$(MAKE) --no-print-directory bench-quick
@@ -182,7 +197,7 @@ $(DEMO_STAMP): pyproject.toml
 	       $(if $(wildcard constraints.txt),-c constraints.txt) -e '.[pydantic]'
 	@touch $(DEMO_STAMP)
 
-demo: $(DEMO_STAMP) $(TS_STAMP)
+demo: $(DEMO_STAMP) $(TS_STAMP) go-build
 	@echo "== conformance matrix: implementations x groups, every case checked byte for byte =="
 	@$(BIN)/omnimessage conformance --matrix
 	@echo
