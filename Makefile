@@ -63,7 +63,7 @@ rust-build:
 	cd $(RS_DIR) && cargo build --offline --release --quiet
 
 # Go (standard library only): gofmt (nothing to reformat), go vet, the tests under the race detector
-# (the fresh-module test included: go/usermodule_test.go), then the command the conformance runner,
+# (the suite's shipped cases in-process: go/conformance_test.go), then the command the conformance runner,
 # the differential fuzzer and the demo run (OMNIMESSAGE_GO_BIN). No network: the module has no
 # dependency.
 go-test:
