@@ -62,7 +62,9 @@ _CODEC_NOTE = {
         "lexical checks, value writers); decode/encode with this package's Decode/Encode.",
     ),
 }
-_COMMENT = {"python": "# ", "typescript": "// ", "typescript-types": "// ", "rust": "// ", "go": "// ", "markdown": None}
+_COMMENT = {
+    "python": "# ", "typescript": "// ", "typescript-types": "// ", "rust": "// ", "go": "// ", "markdown": None,
+}
 _VERSIONED = {"python", "typescript", "typescript-types", "rust", "go", "markdown"}
 
 

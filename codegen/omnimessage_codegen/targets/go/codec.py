@@ -19,6 +19,7 @@ def render(model: Model) -> dict[str, str]:
         structs = [struct_ctx(model, model.structs[n]) for n in names if n in model.structs]
         us = [all_unions[n] for n in names if n in all_unions]
         for part in ("decode", "encode"):
-            out[f"{part}_{stem}.go"] = env.get_template(f"go/{part}.go.j2").render(**base(model), structs=structs, unions=us)
+            template = env.get_template(f"go/{part}.go.j2")
+            out[f"{part}_{stem}.go"] = template.render(**base(model), structs=structs, unions=us)
     out["message.go"] = env.get_template("go/message.go.j2").render(**base(model), envelopes=envelopes(model))
     return out

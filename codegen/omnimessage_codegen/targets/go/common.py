@@ -116,7 +116,8 @@ def decode_expr(model: Model, t: TypeRef, path: str, where: str, fragment: bool 
     if isinstance(t, ArrayOf):
         item = _type(model, t.item, where)
         inner = decode_expr(model, t.item, "p", where)
-        return f"om.DecodeArray(d, {path}, {t.min_items}, func(d *om.De, p *om.Path) ({item}, error) {{ return {inner} }})"
+        fn = f"func(d *om.De, p *om.Path) ({item}, error) {{ return {inner} }}"
+        return f"om.DecodeArray(d, {path}, {t.min_items}, {fn})"
     if isinstance(t, Verbatim):
         return f"d.Verbatim({path}, {'true' if t.shape == 'scalar_map' else 'false'})"
     if isinstance(t, AnyOf):

@@ -17,18 +17,16 @@ def _path(path: tuple[str, ...]) -> str:
 
 def render(model: Model) -> dict[str, str]:
     payloads = []
-    for env in model.envelopes:
-        for member in model.payload_members(env):
+    for envelope in model.envelopes:
+        for member in model.payload_members(envelope):
             st = model.structs[member]
-            locs = model.verbatim_locations().get((env.struct.tag or "", st.tag), [])
+            locs = model.verbatim_locations().get((envelope.struct.tag or "", st.tag), [])
             frag = st.fragment_of
-            verbatim = ", ".join(
-                "{Path: []string" + _path(p) + ", Shape: om." + ("ShapeScalarMap" if s == "scalar_map" else "ShapeObject") + "}"
-                for p, s in locs
-            )
+            shape = {"scalar_map": "om.ShapeScalarMap", "object": "om.ShapeObject"}
+            verbatim = ", ".join(f"{{Path: []string{_path(p)}, Shape: {shape[s]}}}" for p, s in locs)
             payloads.append(
                 {
-                    "envelope": go_str(env.struct.tag or ""),
+                    "envelope": go_str(envelope.struct.tag or ""),
                     "tag": go_str(st.tag or ""),
                     "verbatim": verbatim,
                     "fragment": go_str(frag[1] if frag else ""),
@@ -36,8 +34,8 @@ def render(model: Model) -> dict[str, str]:
                 }
             )
     fields = [
-        {"var": fields_var(st), "name": st.name, "names": [go_str(k) for k in model.source["$defs"][st.name]["properties"]]}
-        for st in model.structs.values()
+        {"var": fields_var(st), "name": st.name, "names": [go_str(k) for k in model.source["$defs"][n]["properties"]]}
+        for n, st in model.structs.items()
     ]
     numbers = [
         {"name": go_str(st.name), "paths": [_path(p) for p in model.number_paths(st.name)]}
