@@ -136,7 +136,9 @@ bench-quick: setup
 # Coverage-guided fuzzing (atheris): the decoder and the validator, FUZZ_SECONDS each, then the native
 # canonical-form verifier (fuzz/native/: gcc -fsanitize=address,undefined, a mutation driver), seeded from
 # the conformance fixtures and conformance/validator/ with a dictionary from the schema; crashes and
-# inputs slower than 10 s land in fuzz/crashes-new/ (make it a fixture in fuzz/crashes/, then fix).
+# inputs slower than 10 s land in fuzz/crashes-new/ (make it a fixture in fuzz/crashes/, then fix). Then the Go
+# decoder with Go's native fuzzing (go/fuzz_test.go, seeded from the conformance cases and the examples):
+# a failing input Go keeps in go/testdata/fuzz/FuzzDecode/ is copied to fuzz/crashes-new/go-*.
 FUZZ_SECONDS ?= 600
 FUZZ_CORPUS  := .fuzz-corpus
 fuzz: setup
@@ -151,12 +153,17 @@ fuzz: setup
 	done; \
 	echo "== fuzz_native: $(FUZZ_SECONDS) s"; \
 	bash fuzz/native/run.sh $(FUZZ_SECONDS) $(FUZZ_CORPUS)/decode || rc=1; \
+	echo "== fuzz_go: $(FUZZ_SECONDS) s"; \
+	(cd $(GO_DIR) && go test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZ_SECONDS)s -parallel 1 .) || rc=1; \
+	for f in $(GO_DIR)/testdata/fuzz/FuzzDecode/*; do \
+	  test -f "$$f" && cp "$$f" fuzz/crashes-new/go-$$(basename "$$f") && rc=1; \
+	done; \
 	exit $$rc
 
-# Differential fuzzing, Python against TypeScript on the same generated and mutated lines
+# Differential fuzzing, Python against TypeScript, Rust and Go on the same generated and mutated lines
 # (fuzz/differential.py): DIFF_INPUTS inputs; disagreements land in fuzz/crashes-new/.
 DIFF_INPUTS ?= 200000
-fuzz-differential: setup
+fuzz-differential: setup go-build
 	cd $(TS_DIR) && npm run --silent build
 	$(BIN)/python fuzz/differential.py --inputs $(DIFF_INPUTS)
 
@@ -165,14 +172,14 @@ FC_RUNS ?= 100000
 fuzz-ts: setup
 	cd $(TS_DIR) && npm run --silent build && OMNIMESSAGE_FC_RUNS=$(FC_RUNS) npm run --silent fuzz
 
-# The short forms, in make test: FUZZ_SHORT_SECONDS (15 s) per atheris target and of the native
-# verifier under ASan+UBSan, as long of differential fuzzing (the fast-check short run is part of
+# The short forms, in make test: FUZZ_SHORT_SECONDS (15 s) per atheris target, of the native
+# verifier under ASan+UBSan and of the Go decoder, as long of differential fuzzing (the fast-check short run is part of
 # ts-test). Red unless every target ran to its final `Done N runs` line: a missing atheris or
 # compiler, or a fuzzer that cannot start, fails.
 FUZZ_SHORT_SECONDS ?= 15
-FUZZ_SHOWN := ^(== fuzz_|Done|stat::number_of_executed_units|==[0-9]+== ERROR)|new seeds in|dictionary entries|atheris is not installed
+FUZZ_SHOWN := ^(== fuzz_|Done|stat::number_of_executed_units|==[0-9]+== ERROR|ok  |--- FAIL)|new seeds in|dictionary entries|atheris is not installed
 FUZZ_NOISE := ^(INFO: |WARNING: Failed to find function|\#[0-9]+[[:space:]]|Dictionary: |\#\#\#\#\#\# |"|stat::)
-fuzz-short:
+fuzz-short: go-build
 	@log=$$(mktemp); trap 'rm -f "$$log"' EXIT; rc=0; \
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SHORT_SECONDS) 2>&1 | tee "$$log" \
 	  | { grep -E '$(FUZZ_SHOWN)' || true; } || rc=1; \
@@ -180,6 +187,8 @@ fuzz-short:
 	  awk -v t="fuzz_$$t:" '$$1 == "==" && $$2 ~ /^fuzz_/ { cur = $$2 } cur == t && /^Done [0-9]+ runs/ { ok = 1 } END { exit !ok }' "$$log" \
 	    || { echo "fuzz-short: fuzz_$$t did not run to the end (no libFuzzer 'Done N runs' line)"; rc=1; }; \
 	done; \
+	awk '$$1 == "==" && $$2 ~ /^fuzz_/ { cur = $$2 } cur == "fuzz_go:" && /^ok  / { ok = 1 } END { exit !ok }' "$$log" \
+	  || { echo "fuzz-short: fuzz_go did not run to the end (no 'ok' line of go test)"; rc=1; }; \
 	test -z "$$(ls fuzz/crashes-new 2>/dev/null)" || { echo "fuzzing found crashes: fuzz/crashes-new/"; rc=1; }; \
 	if [ $$rc != 0 ]; then \
 	  echo "fuzz-short: FAILED; the errors in the atheris output:"; \
