@@ -11,8 +11,8 @@ so they work in this module (`go/messages/`) and in a user's module that require
 from __future__ import annotations
 
 from .. import Target
+from .._shapes import UnsupportedShape
 from . import builders, codec, guards, tables, types
-from .common import UnsupportedShape
 
 __all__ = ["TARGET", "UnsupportedShape"]
 

@@ -12,7 +12,8 @@ from typing import Any
 
 from ...model import ArrayOf, Builder, Const, EnumRef, Field, Model, Prim, Verbatim
 from .._jinja import environment
-from .common import UnsupportedShape, camel, doc, go_str, go_type, lower_first
+from .._shapes import UnsupportedShape
+from .common import camel, doc, go_str, go_type, lower_first
 from .context import base, enum_const, file_groups
 
 _KEYWORDS = frozenset(

@@ -10,18 +10,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ...model import AnyOf, ArrayOf, Const, EnumRef, Field, Model, Prim, Struct, StructRef, TypeRef, UnionRef, Verbatim
+from ...model import AnyOf, ArrayOf, EnumRef, Field, Model, Prim, Struct, StructRef, TypeRef, UnionRef, Verbatim
 from .._jinja import wrap
+from .._shapes import UnsupportedShape, is_fragment, properties
+from .._shapes import encode_plan as shared_encode_plan
 
 RUNTIME = "github.com/omnimessage/omnimessage/go"
 PACKAGE = "messages"
 
 # Go spells these words in capitals inside names (`tool_call_id` -> `ToolCallID`).
 _INITIALISMS = {"id": "ID", "url": "URL", "mcp": "MCP", "ms": "MS"}
-
-
-class UnsupportedShape(ValueError):
-    """The schema uses a construct this target cannot express faithfully."""
 
 
 def camel(name: str) -> str:
@@ -44,18 +42,6 @@ def go_str(s: str) -> str:
 
 def doc(text: str, indent: str = "") -> str:
     return wrap(text, width=100, indent=f"{indent}// ")
-
-
-def variant(struct_name: str) -> str:
-    """The short name of a payload or envelope: `TextPayload` -> `Text`."""
-    for suffix in ("Payload", "Message"):
-        if struct_name.endswith(suffix) and struct_name != suffix:
-            return struct_name[: -len(suffix)]
-    return struct_name
-
-
-def is_fragment(st: Struct, f: Field) -> bool:
-    return st.fragment_of is not None and st.fragment_of[1] == f.name
 
 
 def go_type(model: Model, st: Struct, f: Field) -> str:
@@ -157,16 +143,10 @@ class Item:
 
 
 def items(model: Model, st: Struct) -> list[Item]:
-    props = list(model.source["$defs"][st.name]["properties"])
-    by_name = {f.name: f for f in st.fields}
     out = []
-    for key in props:
-        f = by_name.get(key)
-        if f is None:  # the `type` discriminator
-            assert st.tag is not None
-            out.append(Item(key, st.tag, None))
-        elif isinstance(f.type, Const):
-            out.append(Item(key, f.type.value, f))
+    for key, const, f in properties(model, st):
+        if f is None or const is not None:
+            out.append(Item(key, const, f))
         else:
             where = f"{st.name}.{key}"
             frag = is_fragment(st, f)
@@ -187,29 +167,5 @@ def items(model: Model, st: Struct) -> list[Item]:
 
 
 def encode_plan(model: Model, st: Struct) -> list[dict[str, object]]:
-    """The encoder of an object as steps: `lit` (literal JSON text between values), `req` (a
-    required field's value) and `opt` (an optional field: its `,"key":` and value when set)."""
-    steps: list[dict[str, object]] = []
-    text = "{"
-    first = True
-    for it in items(model, st):
-        sep = "" if first else ","
-        if it.const is not None:
-            text += f'{sep}"{it.key}":{json.dumps(it.const)}'
-            first = False
-            continue
-        assert it.field is not None
-        if it.field.required:
-            steps.append({"kind": "lit", "text": go_str(text + f'{sep}"{it.key}":')})
-            steps.append({"kind": "req", "item": it})
-            text = ""
-            first = False
-        else:
-            if first:
-                raise UnsupportedShape(f"{st.name}.{it.key}: an optional field before every required one")
-            if text:
-                steps.append({"kind": "lit", "text": go_str(text)})
-                text = ""
-            steps.append({"kind": "opt", "item": it, "key": go_str(f',"{it.key}":')})
-    steps.append({"kind": "lit", "text": go_str(text + "}")})
-    return steps
+    """The encoder of an object (`_shapes.encode_plan`), its literal text as Go strings."""
+    return shared_encode_plan(st.name, items(model, st), go_str)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from ...model import Model, Struct
-from .common import PACKAGE, RUNTIME, UnsupportedShape, camel, doc, encode_plan, go_str, items, lower_first
+from .._shapes import check_enum_values
+from .common import PACKAGE, RUNTIME, camel, doc, encode_plan, go_str, items, lower_first
 
 
 def base(model: Model) -> dict[str, Any]:
@@ -20,10 +21,7 @@ def enum_const(enum: str, value: str) -> str:
 
 
 def enums(model: Model) -> list[dict[str, Any]]:
-    for e in model.enums.values():
-        for v in e.values:
-            if not (v.isascii() and v.isprintable() and '"' not in v and "\\" not in v):
-                raise UnsupportedShape(f"{e.name}: {v!r} needs escaping; enum values are written as they are")
+    check_enum_values(model)
     return [
         {
             "name": e.name,

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ...model import Model
 from .._jinja import environment
+from .._shapes import payload_rows
 from .common import camel, doc, go_str
 from .context import base, fields_var
 
@@ -17,22 +18,18 @@ def _path(path: tuple[str, ...]) -> str:
 
 def render(model: Model) -> dict[str, str]:
     payloads = []
-    for envelope in model.envelopes:
-        for member in model.payload_members(envelope):
-            st = model.structs[member]
-            locs = model.verbatim_locations().get((envelope.struct.tag or "", st.tag), [])
-            frag = st.fragment_of
-            shape = {"scalar_map": "om.ShapeScalarMap", "object": "om.ShapeObject"}
-            verbatim = ", ".join(f"{{Path: []string{_path(p)}, Shape: {shape[s]}}}" for p, s in locs)
-            payloads.append(
-                {
-                    "envelope": go_str(envelope.struct.tag or ""),
-                    "tag": go_str(st.tag or ""),
-                    "verbatim": verbatim,
-                    "fragment": go_str(frag[1] if frag else ""),
-                    "complete": go_str(model.structs[frag[0]].tag or "" if frag else ""),
-                }
-            )
+    for envelope, st, locs in payload_rows(model):
+        frag = st.fragment_of
+        shape = {"scalar_map": "om.ShapeScalarMap", "object": "om.ShapeObject"}
+        payloads.append(
+            {
+                "envelope": go_str(envelope),
+                "tag": go_str(st.tag or ""),
+                "verbatim": ", ".join(f"{{Path: []string{_path(p)}, Shape: {shape[s]}}}" for p, s in locs),
+                "fragment": go_str(frag[1] if frag else ""),
+                "complete": go_str(model.structs[frag[0]].tag or "" if frag else ""),
+            }
+        )
     fields = [
         {"var": fields_var(st), "name": st.name, "names": [go_str(k) for k in model.source["$defs"][n]["properties"]]}
         for n, st in model.structs.items()

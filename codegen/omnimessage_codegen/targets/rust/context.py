@@ -7,14 +7,12 @@ from typing import Any
 
 from ...model import Model, Struct
 from .._names import upper_snake
-from .common import UnsupportedShape, camel, doc, encode_plan, ident, items, rust_str, variant
+from .._shapes import check_enum_values, variant
+from .common import camel, doc, encode_plan, ident, items, rust_str
 
 
 def enums(model: Model) -> list[dict[str, Any]]:
-    for e in model.enums.values():
-        for v in e.values:
-            if not (v.isascii() and v.isprintable() and '"' not in v and "\\" not in v):
-                raise UnsupportedShape(f"{e.name}: {v!r} needs escaping; enum values are written as they are")
+    check_enum_values(model)
     return [
         {
             "name": e.name,
