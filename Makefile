@@ -123,11 +123,11 @@ test-hostile: setup
 # Throughput side by side with the peers (about 15 minutes from a fresh clone on an idle 2-core machine;
 # BENCH_SCALE scales the corpora):
 # writes bench/results.json, bench/RESULTS.md and bench/throughput.png; a peer that cannot run is an error.
-bench: setup rust-build
+bench: setup rust-build go-build
 	$(BIN)/python -m bench.run --require-all
 
 # One-minute smoke run of the same harness, so it never rots (its numbers mean nothing).
-bench-quick: setup
+bench-quick: setup go-build
 	@$(BIN)/python -m bench.run --quick --require-all > .bench-quick.log 2>&1 || { cat .bench-quick.log; exit 1; }
 	@n=$$(grep -c 'MB/s' .bench-quick.log || true); \
 	  test "$$n" -gt 0 || { cat .bench-quick.log; echo "bench-quick: the harness measured nothing"; exit 1; }; \

@@ -4,7 +4,8 @@
 //     in canonical form on standard output; refusals on standard error with their line number;
 //     exit 1 when a line was refused.
 //   - `omnimessage-go testee`: the conformance testee (conformance/TESTEE-PROTOCOL.md).
-//   - `omnimessage-go differential`: for fuzz/differential.py.
+//   - `omnimessage-go differential`, `omnimessage-go bench MODE FILE`: for fuzz/differential.py and
+//     bench/native.py.
 package main
 
 import (
@@ -12,7 +13,7 @@ import (
 	"os"
 )
 
-const usage = "usage: omnimessage-go canonicalize [--lenient] [FILE]\n       omnimessage-go testee\n       omnimessage-go differential\n"
+const usage = "usage: omnimessage-go canonicalize [--lenient] [FILE]\n       omnimessage-go testee\n       omnimessage-go differential\n       omnimessage-go bench strict|roundtrip|encoding-json-any FILE\n"
 
 // version is the binding's version, shown in the testee's handshake.
 const version = "0.1.0"
@@ -29,6 +30,8 @@ func main() {
 			code = testee(os.Stdin, os.Stdout)
 		case "differential":
 			code = differential(os.Stdin, os.Stdout)
+		case "bench":
+			code = bench(os.Args[2:])
 		case "--version":
 			fmt.Println("omnimessage-go " + version)
 			code = 0
