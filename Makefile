@@ -14,6 +14,9 @@ export OMNIMESSAGE_TS_BIN ?= $(CURDIR)/$(TS_DIR)/bin/omnimessage.mjs
 # ... and `--impl rust` the release build of the Rust binding (built by `make rust-test`).
 RS_DIR := rust
 export OMNIMESSAGE_RS_BIN ?= $(CURDIR)/$(RS_DIR)/target/release/omnimessage-rs
+# ... and `--impl go` the Go binding's command (built by `make go-test` or `make go-build`).
+GO_DIR := go
+export OMNIMESSAGE_GO_BIN ?= $(CURDIR)/$(GO_DIR)/bin/omnimessage-go
 
 # Every generated file, by what writes it (all committed; `make generate` rewrites them all,
 # `make check-generated` fails when one is stale, missing, or left over):
@@ -21,12 +24,12 @@ export OMNIMESSAGE_RS_BIN ?= $(CURDIR)/$(RS_DIR)/target/release/omnimessage-rs
 #   file is the generator's, so a file it no longer writes is reported too;
 # - the conformance fixture builders, each with `--check` (a temporary build compared with its folder);
 # - docs/rules.md, rendered from the validator's rule registry.
-GENERATED := python:python/omnimessage/_generated c:python/omnimessage/_native/generated markdown:docs typescript:typescript/src/generated rust:rust/src/generated pydantic:conformance/baselines/pydantic
-OWNED     := python/omnimessage/_generated python/omnimessage/_native/generated typescript/src/generated rust/src/generated
+GENERATED := python:python/omnimessage/_generated c:python/omnimessage/_native/generated markdown:docs typescript:typescript/src/generated rust:rust/src/generated go:go/messages pydantic:conformance/baselines/pydantic
+OWNED     := python/omnimessage/_generated python/omnimessage/_native/generated typescript/src/generated rust/src/generated go/messages
 BUILDERS  := conformance/tools/generate.py conformance/validator/build.py conformance/producers/build.py schema/versions/build.py
 RULES_DOC := docs/rules.md
 
-.PHONY: ts-test rust-test rust-build setup generate check-generated lint test test-hostile demo bench bench-quick fuzz fuzz-short fuzz-differential fuzz-ts clean
+.PHONY: ts-test rust-test rust-build go-test go-build setup generate check-generated lint test test-hostile demo bench bench-quick fuzz fuzz-short fuzz-differential fuzz-ts clean
 
 setup: $(STAMP) $(TS_STAMP)
 
@@ -58,6 +61,18 @@ rust-test:
 # The release build alone, for `make bench` on a fresh clone (its Rust rows need the binary).
 rust-build:
 	cd $(RS_DIR) && cargo build --offline --release --quiet
+
+# Go (standard library only): gofmt (nothing to reformat, the generator's golden Go output included), go vet, the tests under the race detector
+# (the suite's shipped cases in-process: go/conformance_test.go), then the command the conformance runner,
+# the differential fuzzer and the demo run (OMNIMESSAGE_GO_BIN). No network: the module has no
+# dependency.
+go-test:
+	@cd $(GO_DIR) && out=$$(gofmt -l . ../codegen/tests/golden) && { test -z "$$out" || { echo "gofmt: not formatted: $$out"; exit 1; }; }
+	cd $(GO_DIR) && go vet ./... && go test -race -count=1 ./... && go build -o bin/omnimessage-go ./cmd/omnimessage-go
+
+# The command alone, for `make demo` and `make bench` on a fresh clone.
+go-build:
+	cd $(GO_DIR) && go build -o bin/omnimessage-go ./cmd/omnimessage-go
 
 generate: setup
 	@for pair in $(GENERATED); do \
@@ -94,7 +109,7 @@ lint: setup
 	$(BIN)/ruff check python codegen bench dev fuzz
 	$(BIN)/mypy
 
-test: setup check-generated lint ts-test rust-test
+test: setup check-generated lint ts-test rust-test go-test
 	OMNIMESSAGE_REQUIRE_TOOLS=1 $(BIN)/pytest
 	@$(MAKE) --no-print-directory fuzz-short
 	@$(MAKE) --no-print-directory bench-quick
@@ -108,11 +123,11 @@ test-hostile: setup
 # Throughput side by side with the peers (about 15 minutes from a fresh clone on an idle 2-core machine;
 # BENCH_SCALE scales the corpora):
 # writes bench/results.json, bench/RESULTS.md and bench/throughput.png; a peer that cannot run is an error.
-bench: setup rust-build
+bench: setup rust-build go-build
 	$(BIN)/python -m bench.run --require-all
 
 # One-minute smoke run of the same harness, so it never rots (its numbers mean nothing).
-bench-quick: setup
+bench-quick: setup go-build
 	@$(BIN)/python -m bench.run --quick --require-all > .bench-quick.log 2>&1 || { cat .bench-quick.log; exit 1; }
 	@n=$$(grep -c 'MB/s' .bench-quick.log || true); \
 	  test "$$n" -gt 0 || { cat .bench-quick.log; echo "bench-quick: the harness measured nothing"; exit 1; }; \
@@ -121,7 +136,9 @@ bench-quick: setup
 # Coverage-guided fuzzing (atheris): the decoder and the validator, FUZZ_SECONDS each, then the native
 # canonical-form verifier (fuzz/native/: gcc -fsanitize=address,undefined, a mutation driver), seeded from
 # the conformance fixtures and conformance/validator/ with a dictionary from the schema; crashes and
-# inputs slower than 10 s land in fuzz/crashes-new/ (make it a fixture in fuzz/crashes/, then fix).
+# inputs slower than 10 s land in fuzz/crashes-new/ (make it a fixture in fuzz/crashes/, then fix). Then the Go
+# decoder with Go's native fuzzing (go/fuzz_test.go, seeded from the conformance cases and the examples):
+# a failing input Go keeps in go/testdata/fuzz/FuzzDecode/ is copied to fuzz/crashes-new/go-*.
 FUZZ_SECONDS ?= 600
 FUZZ_CORPUS  := .fuzz-corpus
 fuzz: setup
@@ -136,12 +153,17 @@ fuzz: setup
 	done; \
 	echo "== fuzz_native: $(FUZZ_SECONDS) s"; \
 	bash fuzz/native/run.sh $(FUZZ_SECONDS) $(FUZZ_CORPUS)/decode || rc=1; \
+	echo "== fuzz_go: $(FUZZ_SECONDS) s"; \
+	(cd $(GO_DIR) && go test -run '^$$' -fuzz '^FuzzDecode$$' -fuzztime $(FUZZ_SECONDS)s -parallel 1 .) || rc=1; \
+	for f in $(GO_DIR)/testdata/fuzz/FuzzDecode/*; do \
+	  test -f "$$f" && cp "$$f" fuzz/crashes-new/go-$$(basename "$$f") && rc=1; \
+	done; \
 	exit $$rc
 
-# Differential fuzzing, Python against TypeScript on the same generated and mutated lines
+# Differential fuzzing, Python against TypeScript, Rust and Go on the same generated and mutated lines
 # (fuzz/differential.py): DIFF_INPUTS inputs; disagreements land in fuzz/crashes-new/.
 DIFF_INPUTS ?= 200000
-fuzz-differential: setup
+fuzz-differential: setup go-build
 	cd $(TS_DIR) && npm run --silent build
 	$(BIN)/python fuzz/differential.py --inputs $(DIFF_INPUTS)
 
@@ -150,14 +172,14 @@ FC_RUNS ?= 100000
 fuzz-ts: setup
 	cd $(TS_DIR) && npm run --silent build && OMNIMESSAGE_FC_RUNS=$(FC_RUNS) npm run --silent fuzz
 
-# The short forms, in make test: FUZZ_SHORT_SECONDS (15 s) per atheris target and of the native
-# verifier under ASan+UBSan, as long of differential fuzzing (the fast-check short run is part of
+# The short forms, in make test: FUZZ_SHORT_SECONDS (15 s) per atheris target, of the native
+# verifier under ASan+UBSan and of the Go decoder, as long of differential fuzzing (the fast-check short run is part of
 # ts-test). Red unless every target ran to its final `Done N runs` line: a missing atheris or
 # compiler, or a fuzzer that cannot start, fails.
 FUZZ_SHORT_SECONDS ?= 15
-FUZZ_SHOWN := ^(== fuzz_|Done|stat::number_of_executed_units|==[0-9]+== ERROR)|new seeds in|dictionary entries|atheris is not installed
+FUZZ_SHOWN := ^(== fuzz_|Done|stat::number_of_executed_units|==[0-9]+== ERROR|ok  |--- FAIL)|new seeds in|dictionary entries|atheris is not installed
 FUZZ_NOISE := ^(INFO: |WARNING: Failed to find function|\#[0-9]+[[:space:]]|Dictionary: |\#\#\#\#\#\# |"|stat::)
-fuzz-short:
+fuzz-short: go-build
 	@log=$$(mktemp); trap 'rm -f "$$log"' EXIT; rc=0; \
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SHORT_SECONDS) 2>&1 | tee "$$log" \
 	  | { grep -E '$(FUZZ_SHOWN)' || true; } || rc=1; \
@@ -165,6 +187,8 @@ fuzz-short:
 	  awk -v t="fuzz_$$t:" '$$1 == "==" && $$2 ~ /^fuzz_/ { cur = $$2 } cur == t && /^Done [0-9]+ runs/ { ok = 1 } END { exit !ok }' "$$log" \
 	    || { echo "fuzz-short: fuzz_$$t did not run to the end (no libFuzzer 'Done N runs' line)"; rc=1; }; \
 	done; \
+	awk '$$1 == "==" && $$2 ~ /^fuzz_/ { cur = $$2 } cur == "fuzz_go:" && /^ok  / { ok = 1 } END { exit !ok }' "$$log" \
+	  || { echo "fuzz-short: fuzz_go did not run to the end (no 'ok' line of go test)"; rc=1; }; \
 	test -z "$$(ls fuzz/crashes-new 2>/dev/null)" || { echo "fuzzing found crashes: fuzz/crashes-new/"; rc=1; }; \
 	if [ $$rc != 0 ]; then \
 	  echo "fuzz-short: FAILED; the errors in the atheris output:"; \
@@ -182,7 +206,7 @@ $(DEMO_STAMP): pyproject.toml
 	       $(if $(wildcard constraints.txt),-c constraints.txt) -e '.[pydantic]'
 	@touch $(DEMO_STAMP)
 
-demo: $(DEMO_STAMP) $(TS_STAMP)
+demo: $(DEMO_STAMP) $(TS_STAMP) go-build
 	@echo "== conformance matrix: implementations x groups, every case checked byte for byte =="
 	@$(BIN)/omnimessage conformance --matrix
 	@echo

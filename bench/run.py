@@ -23,8 +23,8 @@ import msgspec
 from omnimessage_dev.synth import corpora as corpus
 
 from .impls import Impl, python_impls
+from .native import native_impls
 from .node import node_impls
-from .rust import rust_impls
 from .scaling import run_isolated
 from .system import memory_and_parallel, validate_impls
 
@@ -144,10 +144,12 @@ def ratio(results: list[dict[str, Any]], task: str, corpus_name: str, impl: str,
     return round(a["mb_per_s"] / b["mb_per_s"], 2)
 
 
-REQUIRED_PEERS = frozenset({"omnimessage-typescript", "omnimessage-rust", "pydantic-datamodel-codegen"})
-"""The optional peers (an extra, node and the TypeScript build, the Rust release build): skipped with a note when
-absent, an error under `--require-all`. The other peers are plain imports of the bench extra and fail loudly
-without it."""
+REQUIRED_PEERS = frozenset(
+    {"omnimessage-typescript", "omnimessage-rust", "omnimessage-go", "pydantic-datamodel-codegen"}
+)
+"""The optional peers (an extra, node and the TypeScript build, the Rust release build, the Go command): skipped
+with a note when absent, an error under `--require-all`. The other peers are plain imports of the bench extra and
+fail loudly without it."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -171,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     corpora_dir = ROOT / "bench" / "corpora"
     print(f"corpora (scale {scale:g}) in {corpora_dir}", flush=True)
     corpora = corpus.ensure(corpora_dir, scale)
-    impls = python_impls() + node_impls() + rust_impls() + validate_impls()
+    impls = python_impls() + node_impls() + native_impls() + validate_impls()
     missing = sorted(REQUIRED_PEERS - {i.name for i in impls})
     if args.require_all and missing:
         print(f"bench: {', '.join(missing)} cannot run here (see above); --require-all makes that an error")

@@ -1,6 +1,6 @@
-"""Differential fuzzing: the Python, TypeScript and Rust decoders on the same generated and mutated lines.
+"""Differential fuzzing: the Python, TypeScript, Rust and Go decoders on the same generated and mutated lines.
 
-Every input goes through the three bindings, strict and lenient (and, when it is UTF-8, through the
+Every input goes through the four bindings, strict and lenient (and, when it is UTF-8, through the
 TypeScript decoder once more as a JavaScript string); they must give the same verdict: the same
 canonical bytes (and both opaque or neither), or the same refusal (category, JSON pointer and byte
 offset: the normative part; the detail text is for people, schema/README.md). Nothing but a
@@ -18,6 +18,7 @@ Inputs come from
 
 The TypeScript side is one long-running `node typescript/test/differential-harness.mjs all`,
 the Rust side one `omnimessage-rs differential` ($OMNIMESSAGE_RS_BIN, `make rust-test` builds it),
+the Go side one `omnimessage-go differential` ($OMNIMESSAGE_GO_BIN, `make go-test` builds it),
 each fed in batches. A disagreement or a crash is written to fuzz/crashes-new/differential-<sha1>.bin
 (the input bytes) with a .txt beside it (both verdicts); the run goes on, and exits 1 at the end.
 
@@ -51,6 +52,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 HARNESS = ROOT / "typescript" / "test" / "differential-harness.mjs"
 RUST_BIN = ROOT / "rust" / "target" / "release" / "omnimessage-rs"
+GO_BIN = ROOT / "go" / "bin" / "omnimessage-go"
 CRASHES = ROOT / "fuzz" / "crashes-new"
 MAX_INPUT = 200_000  # bytes of one input (seeds above it are kept as they are, not mutated)
 BATCH = 500
@@ -145,13 +147,14 @@ def _rs(r: dict[str, Any]) -> Verdict:
     return ("out", base64.b64decode(r["out"]), r["opaque"])
 
 
-class Rust:
-    """One `omnimessage-rs differential` process answering batches."""
+class Native:
+    """One `omnimessage-rs differential` (or `omnimessage-go differential`) process answering batches."""
 
-    def __init__(self) -> None:
-        binary = Path(os.environ.get("OMNIMESSAGE_RS_BIN") or RUST_BIN)
+    def __init__(self, env: str, default: Path, make: str) -> None:
+        binary = Path(os.environ.get(env) or default)
         if not binary.is_file():
-            raise SystemExit(f"differential: {binary} is not built (make rust-test)")
+            raise SystemExit(f"differential: {binary} is not built ({make})")
+        self.name = binary.name
         self.proc = subprocess.Popen(
             [str(binary), "differential"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=1 << 20
         )
@@ -164,7 +167,7 @@ class Rust:
         for _ in inputs:
             line = self.proc.stdout.readline()
             if not line:
-                raise SystemExit(f"differential: omnimessage-rs exited ({self.proc.wait()})")
+                raise SystemExit(f"differential: {self.name} exited ({self.proc.wait()})")
             r = json.loads(line)
             out.append((_rs(r["s"]), _rs(r["l"])))
         return out
@@ -304,7 +307,8 @@ def main(argv: list[str] | None = None) -> int:
     pool = seed_pool(rng)
     mutator = Mutator(rng, pool)
     ts = TypeScript()
-    rs = Rust()
+    rs = Native("OMNIMESSAGE_RS_BIN", RUST_BIN, "make rust-test")
+    go = Native("OMNIMESSAGE_GO_BIN", GO_BIN, "make go-test")
     done = 0
     findings = 0
     verdicts: Counter[str] = Counter()
@@ -317,8 +321,8 @@ def main(argv: list[str] | None = None) -> int:
                 break
             n = BATCH if not args.inputs else min(BATCH, args.inputs - done)
             inputs = [pool[done + i] if done + i < len(pool) else mutator.next() for i in range(n)]
-            answers = zip(inputs, ts.batch(inputs), rs.batch(inputs), strict=True)
-            for data, (ts_s, ts_l, ts_t), (rs_s, rs_l) in answers:
+            answers = zip(inputs, ts.batch(inputs), rs.batch(inputs), go.batch(inputs), strict=True)
+            for data, (ts_s, ts_l, ts_t), (rs_s, rs_l), (go_s, go_l) in answers:
                 py_s = python_verdict(data, False)
                 py_l = python_verdict(data, True)
                 verdicts[py_s[1] if py_s[0] == "err" else py_s[0]] += 1
@@ -333,6 +337,10 @@ def main(argv: list[str] | None = None) -> int:
                     problems.append(f"strict:\n  python:     {show(py_s)}\n  rust:       {show(rs_s)}")
                 if py_l != rs_l:
                     problems.append(f"lenient:\n  python:     {show(py_l)}\n  rust:       {show(rs_l)}")
+                if py_s != go_s:
+                    problems.append(f"strict:\n  python:     {show(py_s)}\n  go:         {show(go_s)}")
+                if py_l != go_l:
+                    problems.append(f"lenient:\n  python:     {show(py_l)}\n  go:         {show(go_l)}")
                 if ts_t is not None and ts_t != ts_s:
                     problems.append(f"typescript, bytes vs string:\n  bytes:  {show(ts_s)}\n  string: {show(ts_t)}")
                 if problems:
@@ -350,6 +358,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         ts.close()
         rs.close()
+        go.close()
     elapsed = time.monotonic() - t0
     top = ", ".join(f"{k} {v}" for k, v in verdicts.most_common())
     print(

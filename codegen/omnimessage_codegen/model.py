@@ -214,6 +214,37 @@ class Model:
             return self.unions[envelope.payload].members
         return (envelope.payload,)
 
+    def by_envelope(self) -> dict[str, list[str]]:
+        """Per envelope kind (its `type`): the structs and unions below it, each nested struct with
+        the first envelope that reaches it, every name after the names it refers to; the targets
+        that split their codec into one file per envelope group by this."""
+        assigned: set[str] = set()
+        out: dict[str, list[str]] = {}
+        for env in self.envelopes:
+            names: list[str] = []
+
+            def visit(name: str, names: list[str] = names) -> None:
+                if name in assigned:
+                    return
+                assigned.add(name)
+                if name in self.unions:
+                    for m in self.unions[name].members:
+                        visit(m)
+                    names.append(name)
+                    return
+                for f in self.structs[name].fields:
+                    t = f.type
+                    while isinstance(t, ArrayOf):
+                        t = t.item
+                    if isinstance(t, (StructRef, UnionRef)):
+                        visit(t.name)
+                names.append(name)
+
+            visit(env.payload)
+            visit(env.struct.name)
+            out[env.struct.tag or ""] = names
+        return out
+
     def structs_in_dependency_order(self) -> list[Struct]:
         """Structs ordered so that every struct comes after the structs it refers to."""
         seen: set[str] = set()

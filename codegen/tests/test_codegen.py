@@ -136,7 +136,7 @@ def test_rejection_rules_come_from_the_schema() -> None:
 def test_every_target_has_a_summary_and_emitters_may_not_collide() -> None:
     from omnimessage_codegen.targets import TARGETS, Target
 
-    assert set(TARGETS) == {"python", "typescript", "typescript-types", "rust", "markdown", "pydantic", "c"}
+    assert set(TARGETS) == {"python", "typescript", "typescript-types", "rust", "go", "markdown", "pydantic", "c"}
     for name, t in TARGETS.items():
         assert t.name == name and t.summary and t.emitters
     clash = Target("x", "two emitters, one file", (lambda m: {"a": "1"}, lambda m: {"a": "2"}))

@@ -18,6 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
 os.environ.setdefault("OMNIMESSAGE_TS_BIN", str(ROOT / "typescript" / "bin" / "omnimessage.mjs"))
 # `--impl rust`: the release build of the Rust binding's `omnimessage-rs` (make rust-test builds it).
 os.environ.setdefault("OMNIMESSAGE_RS_BIN", str(ROOT / "rust" / "target" / "release" / "omnimessage-rs"))
+# `--impl go`: the Go binding's `omnimessage-go` (make go-test and make go-build build it).
+os.environ.setdefault("OMNIMESSAGE_GO_BIN", str(ROOT / "go" / "bin" / "omnimessage-go"))
 
 REQUIRE_TOOLS = os.environ.get("OMNIMESSAGE_REQUIRE_TOOLS") == "1"
 """Set by `make test` (and so CI): a test whose tool is missing runs anyway, and fails."""

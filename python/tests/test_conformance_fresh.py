@@ -22,7 +22,7 @@ from conftest import needs
 import omnimessage as om
 from omnimessage._generated.models import REJECTION_CATEGORIES
 from omnimessage.conformance import load_suite
-from omnimessage.conformance.command import rust_testee, typescript_testee
+from omnimessage.conformance.command import native_testee, typescript_testee
 from omnimessage.conformance.expected_failures import ExpectedFailures, load_expected_failures
 from omnimessage.conformance.fresh import EDITS, POINTED_CATEGORIES, fresh_cases
 from omnimessage.conformance.runner import FAILED, PASSED, XFAIL, run_cases
@@ -105,25 +105,30 @@ def test_both_bindings_pass_the_fresh_cases_of_twenty_seeds() -> None:
     assert failures == [], failures[:10]
 
 
-@needs("cargo")
-def test_the_rust_binding_passes_the_fresh_cases_of_twenty_seeds() -> None:
-    """The same gate for the third binding (issue 21): 20 seeds, 60 fresh cases each."""
-    rs = rust_testee()
-    assert rs is not None, "the Rust binding is not built (make rust-test, or cargo build --release in rust/)"
+NATIVE_BINDINGS = [pytest.param("rust", marks=needs("cargo")), pytest.param("go", marks=needs("go"))]
+BUILT_BY = {"rust": "make rust-test, or cargo build --release in rust/", "go": "make go-test, or make go-build"}
+
+
+@pytest.mark.parametrize("name", NATIVE_BINDINGS)
+def test_a_native_binding_passes_the_fresh_cases_of_twenty_seeds(name: str) -> None:
+    """The same gate for the bindings that are one binary (Rust: issue 21; Go: issue 36): 20 seeds,
+    60 fresh cases each."""
+    argv = native_testee(name)
+    assert argv is not None, f"the {name} binding is not built ({BUILT_BY[name]})"
     failures = []
     for seed in range(20):
         cases = fresh_cases(SUITE, 7000 + seed, 60)
-        result = run_cases(SUITE, cases, rs, seed=7000 + seed)
-        failures += [f"rust {o.case.id}: {o.message[:300]}" for o in result.outcomes if o.failed]
+        result = run_cases(SUITE, cases, argv, seed=7000 + seed)
+        failures += [f"{name} {o.case.id}: {o.message[:300]}" for o in result.outcomes if o.failed]
         assert len(result.outcomes) == 60
     assert failures == [], failures[:10]
 
 
-@needs("cargo")
-def test_the_rust_binding_passes_the_whole_suite() -> None:
-    rs = rust_testee()
-    assert rs is not None, "the Rust binding is not built (make rust-test, or cargo build --release in rust/)"
-    result = run_cases(SUITE, list(SUITE.cases), rs)
+@pytest.mark.parametrize("name", NATIVE_BINDINGS)
+def test_a_native_binding_passes_the_whole_suite(name: str) -> None:
+    argv = native_testee(name)
+    assert argv is not None, f"the {name} binding is not built ({BUILT_BY[name]})"
+    result = run_cases(SUITE, list(SUITE.cases), argv)
     assert [o.case.id for o in result.outcomes if o.failed] == [] and result.ok
 
 

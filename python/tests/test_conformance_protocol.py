@@ -55,7 +55,7 @@ def _exchanges(argv: list[str], cases: list, monkeypatch: pytest.MonkeyPatch):  
     return result, seen
 
 
-@pytest.mark.parametrize("impl", ["python", "typescript", "rust", "naive-json", "pydantic"])
+@pytest.mark.parametrize("impl", ["python", "typescript", "rust", "go", "naive-json", "pydantic"])
 def test_the_runner_and_every_bundled_testee_speak_the_protocol_schema(
     impl: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -66,6 +66,8 @@ def test_the_runner_and_every_bundled_testee_speak_the_protocol_schema(
         pytest.skip("node is not on PATH")
     if impl == "rust" and tool_path("cargo") is None:
         pytest.skip("cargo is not on PATH")
+    if impl == "go" and tool_path("go") is None:
+        pytest.skip("go is not on PATH")
     argv = resolve_impl(impl, SUITE).argv
     cases = [*SUITE.cases, *fresh_cases(SUITE, 4242, 60)]
     result, seen = _exchanges(argv, cases, monkeypatch)

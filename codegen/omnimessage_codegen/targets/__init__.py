@@ -46,9 +46,9 @@ class Target:
 
 
 def _registry() -> dict[str, Target]:
-    from . import c_table, markdown, pydantic_dmcg, python, rust, typescript
+    from . import c_table, go, markdown, pydantic_dmcg, python, rust, typescript
 
-    targets = (python.TARGET, typescript.TARGET, typescript.TYPES_TARGET, rust.TARGET, markdown.TARGET,
+    targets = (python.TARGET, typescript.TARGET, typescript.TYPES_TARGET, rust.TARGET, go.TARGET, markdown.TARGET,
                pydantic_dmcg.TARGET, c_table.TARGET)
     return {t.name: t for t in targets}
 

@@ -17,7 +17,7 @@ import hashlib
 from ..model import AnyOf, ArrayOf, Model, Struct, StructRef, TypeRef, UnionRef, Verbatim
 from ..version import generator_version
 from . import Target
-from .rust.common import UnsupportedShape
+from ._shapes import UnsupportedShape
 
 HEADER = "omv_table.h"
 

@@ -23,7 +23,7 @@ from .reports import MARK, Progress, format_failure, print_result, write_json_re
 from .run import DEFAULT_REQUEST_TIMEOUT, DEFAULT_TOTAL_TIMEOUT, run_cases, select_cases
 from .suite import FRESH_GROUP, REPORT_GROUPS, Case, Suite, SuiteError, load_suite
 
-__all__ = ["BASELINES", "Impl", "add_parser", "cmd_conformance", "resolve_impl", "rust_testee"]
+__all__ = ["BASELINES", "Impl", "add_parser", "cmd_conformance", "native_testee", "resolve_impl", "rust_testee"]
 
 BASELINES = ("naive-json", "pydantic")
 BASELINE_EXTRAS = {"pydantic": ("pydantic", "pydantic")}
@@ -36,6 +36,15 @@ RUST_BIN = "omnimessage-rs"
 """The binary of our Rust binding (`cargo install --path rust`; `omnimessage-rs testee` is its testee)."""
 RUST_BIN_ENV = "OMNIMESSAGE_RS_BIN"
 """Names that binary explicitly (a checkout's `rust/target/release/omnimessage-rs`); else `omnimessage-rs` on PATH."""
+GO_BIN = "omnimessage-go"
+"""The binary of our Go binding (`go install ./cmd/omnimessage-go` in go/; `omnimessage-go testee` is its testee)."""
+GO_BIN_ENV = "OMNIMESSAGE_GO_BIN"
+"""Names that binary explicitly (a checkout's `go/bin/omnimessage-go`, built by `make go-test`); else PATH."""
+NATIVE = {
+    "rust": ("Rust", RUST_BIN, RUST_BIN_ENV, "cargo install --path rust"),
+    "go": ("Go", GO_BIN, GO_BIN_ENV, "cd go && go install ./cmd/omnimessage-go"),
+}
+"""The bindings that are one binary: name -> (language, binary, the variable naming it, how to install it)."""
 
 
 class ConformanceUsageError(Exception):
@@ -69,14 +78,15 @@ def resolve_impl(spec: str, suite: Suite) -> Impl:
                 'To test another build, pass its command: --impl "node path/to/testee.mjs"'
             )
         return Impl("typescript", argv)
-    if spec == "rust":
-        argv = rust_testee()
+    if spec in NATIVE:
+        argv = native_testee(spec)
         if argv is None:
+            lang, binary, env, install = NATIVE[spec]
             raise ConformanceUsageError(
-                f"the Rust binding is not installed: no `{RUST_BIN}` on PATH (cargo install --path rust) "
-                f"and {RUST_BIN_ENV} names no file; --impl rust runs `{RUST_BIN} testee`"
+                f"the {lang} binding is not installed: no `{binary}` on PATH ({install}) "
+                f"and {env} names no file; --impl {spec} runs `{binary} testee`"
             )
-        return Impl("rust", argv)
+        return Impl(spec, argv)
     try:
         argv = shlex.split(spec)
     except ValueError as exc:
@@ -84,7 +94,7 @@ def resolve_impl(spec: str, suite: Suite) -> Impl:
     if not argv:
         raise ConformanceUsageError("--impl needs a command")
     if len(argv) == 1 and shutil.which(argv[0]) is None and not os.path.exists(argv[0]):
-        known = ["python", "typescript", *BASELINES]
+        known = ["python", "typescript", *NATIVE, *BASELINES]
         close = difflib.get_close_matches(spec, known, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else f" ({', '.join(known)}, or a command line)"
         raise ConformanceUsageError(f"--impl {spec!r}: no such implementation, and no such command{hint}")
@@ -121,14 +131,20 @@ def typescript_testee() -> list[str] | None:
     return [installed, "testee"] if installed is not None else None
 
 
-def rust_testee() -> list[str] | None:
-    """The command line of our Rust testee: the binary $OMNIMESSAGE_RS_BIN names, else
-    `omnimessage-rs` on PATH; None when neither is there."""
-    explicit = os.environ.get(RUST_BIN_ENV)
+def native_testee(name: str) -> list[str] | None:
+    """The command line of the testee of a binding that is one binary (NATIVE): the binary its
+    variable names, else the binary on PATH; None when neither is there."""
+    _, binary, env, _ = NATIVE[name]
+    explicit = os.environ.get(env)
     if explicit:
         return [explicit, "testee"] if Path(explicit).is_file() and os.access(explicit, os.X_OK) else None
-    installed = shutil.which(RUST_BIN)
+    installed = shutil.which(binary)
     return [installed, "testee"] if installed is not None else None
+
+
+def rust_testee() -> list[str] | None:
+    """Our Rust testee: $OMNIMESSAGE_RS_BIN, else `omnimessage-rs` on PATH; None when neither is there."""
+    return native_testee("rust")
 
 
 def typescript_available(suite: Suite) -> bool:
@@ -151,7 +167,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--impl",
         metavar="IMPL",
-        help="python | typescript | rust | naive-json | pydantic | a command line (split like a shell, run without it)",
+        help="python | typescript | rust | go | naive-json | pydantic | "
+        "a command line (split like a shell, run without it)",
     )
     p.add_argument(
         "--expected-failures", metavar="FILE", help="case ids (or globs) expected to fail, each with a reason"
@@ -204,7 +221,7 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--matrix",
         action="store_true",
-        help="run python, typescript and rust (when present) and the baselines; print implementation x group",
+        help="run python, typescript, rust and go (when present) and the baselines; print implementation x group",
     )
     p.add_argument(
         "--mutants",
@@ -288,7 +305,7 @@ def cmd_conformance(args: argparse.Namespace) -> int:
             progress.close()
         return 0 if report.kill_rate == 1.0 else 1
     if not args.impl:
-        return _usage("--impl is required (python, typescript, rust, naive-json, pydantic or a command)")
+        return _usage("--impl is required (python, typescript, rust, go, naive-json, pydantic or a command)")
     try:
         impl = resolve_impl(args.impl, suite)
     except ConformanceUsageError as exc:
@@ -379,14 +396,14 @@ def cmd_conformance(args: argparse.Namespace) -> int:
 
 def run_matrix(suite: Suite, out: TextIO, args: argparse.Namespace) -> int:
     """Every implementation we have x every group: passed/total per cell, and whether the run is green."""
-    names = ["python", "typescript", "rust", *BASELINES]
+    names = ["python", "typescript", *NATIVE, *BASELINES]
     rows: dict[str, RunResult | str] = {}
     jobs: dict[str, tuple[Impl, ExpectedFailures]] = {}
     for name in names:
         if name == "typescript" and not typescript_available(suite):
             rows[name] = "not installed"
             continue
-        if name == "rust" and rust_testee() is None:
+        if name in NATIVE and native_testee(name) is None:
             rows[name] = "not installed"
             continue
         if name in BASELINE_EXTRAS and missing_extra(name) is not None:

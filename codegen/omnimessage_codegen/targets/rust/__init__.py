@@ -11,8 +11,8 @@ hand-written runtime (the strict scanner, the level-3 walk, the value writers), 
 from __future__ import annotations
 
 from .. import Target
+from .._shapes import UnsupportedShape
 from . import builders, codec, guards, modfile, tables, types
-from .common import UnsupportedShape
 
 __all__ = ["TARGET", "UnsupportedShape"]
 

@@ -12,7 +12,8 @@ from typing import Any
 
 from ...model import ArrayOf, Builder, Const, EnumRef, Field, Model, Prim, Verbatim
 from .._jinja import environment
-from .common import UnsupportedShape, camel, doc, ident, rust_str, rust_type, variant
+from .._shapes import UnsupportedShape, variant
+from .common import camel, doc, ident, rust_str, rust_type
 from .context import codec_modules
 
 

@@ -10,17 +10,15 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from ...model import AnyOf, ArrayOf, Const, EnumRef, Field, Model, Prim, Struct, StructRef, TypeRef, UnionRef, Verbatim
+from ...model import AnyOf, ArrayOf, EnumRef, Field, Model, Prim, Struct, StructRef, TypeRef, UnionRef, Verbatim
 from .._jinja import wrap
+from .._shapes import UnsupportedShape, is_fragment, properties
+from .._shapes import encode_plan as shared_encode_plan
 
 KEYWORDS = frozenset(
     "as break const continue crate else enum extern false fn for if impl in let loop match mod move mut pub ref "
     "return self static struct super trait true type unsafe use where while async await dyn box".split()
 )
-
-
-class UnsupportedShape(ValueError):
-    """The schema uses a construct this target cannot express faithfully."""
 
 
 def camel(name: str) -> str:
@@ -47,18 +45,6 @@ def byte_str(s: str) -> str:
 def doc(text: str, indent: str = "", inner: bool = False) -> str:
     mark = "//!" if inner else "///"
     return wrap(text, width=100, indent=f"{indent}{mark} ")
-
-
-def variant(struct_name: str) -> str:
-    """The variant of a payload or envelope in its enum: `TextPayload` -> `Text`."""
-    for suffix in ("Payload", "Message"):
-        if struct_name.endswith(suffix) and struct_name != suffix:
-            return struct_name[: -len(suffix)]
-    return struct_name
-
-
-def is_fragment(st: Struct, f: Field) -> bool:
-    return st.fragment_of is not None and st.fragment_of[1] == f.name
 
 
 def rust_type(model: Model, st: Struct, f: Field) -> str:
@@ -142,16 +128,10 @@ class Item:
 
 
 def items(model: Model, st: Struct) -> list[Item]:
-    props = list(model.source["$defs"][st.name]["properties"])
-    by_name = {f.name: f for f in st.fields}
     out = []
-    for key in props:
-        f = by_name.get(key)
-        if f is None:  # the `type` discriminator
-            assert st.tag is not None
-            out.append(Item(key, st.tag, None))
-        elif isinstance(f.type, Const):
-            out.append(Item(key, f.type.value, f))
+    for key, const, f in properties(model, st):
+        if f is None or const is not None:
+            out.append(Item(key, const, f))
         else:
             where = f"{st.name}.{key}"
             out.append(
@@ -168,29 +148,5 @@ def items(model: Model, st: Struct) -> list[Item]:
 
 
 def encode_plan(model: Model, st: Struct) -> list[dict[str, object]]:
-    """The encoder of an object as steps: `lit` (literal JSON text between values), `req` (a
-    required field's value) and `opt` (an optional field: its `,"key":` and value when set)."""
-    steps: list[dict[str, object]] = []
-    text = "{"
-    first = True
-    for it in items(model, st):
-        sep = "" if first else ","
-        if it.const is not None:
-            text += f'{sep}"{it.key}":"{it.const}"'
-            first = False
-            continue
-        assert it.field is not None
-        if it.field.required:
-            steps.append({"kind": "lit", "bytes": byte_str(text + f'{sep}"{it.key}":')})
-            steps.append({"kind": "req", "item": it})
-            text = ""
-            first = False
-        else:
-            if first:
-                raise UnsupportedShape(f"{st.name}.{it.key}: an optional field before every required one")
-            if text:
-                steps.append({"kind": "lit", "bytes": byte_str(text)})
-                text = ""
-            steps.append({"kind": "opt", "item": it, "key": byte_str(f',"{it.key}":')})
-    steps.append({"kind": "lit", "bytes": byte_str(text + "}")})
-    return steps
+    """The encoder of an object (`_shapes.encode_plan`), its literal text as Rust byte strings."""
+    return shared_encode_plan(st.name, items(model, st), byte_str)

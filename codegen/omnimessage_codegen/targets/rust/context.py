@@ -5,16 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...model import Model, Struct, StructRef, UnionRef
+from ...model import Model, Struct
 from .._names import upper_snake
-from .common import UnsupportedShape, camel, doc, encode_plan, ident, items, rust_str, variant
+from .._shapes import check_enum_values, variant
+from .common import camel, doc, encode_plan, ident, items, rust_str
 
 
 def enums(model: Model) -> list[dict[str, Any]]:
-    for e in model.enums.values():
-        for v in e.values:
-            if not (v.isascii() and v.isprintable() and '"' not in v and "\\" not in v):
-                raise UnsupportedShape(f"{e.name}: {v!r} needs escaping; enum values are written as they are")
+    check_enum_values(model)
     return [
         {
             "name": e.name,
@@ -87,30 +85,6 @@ def envelopes(model: Model) -> list[dict[str, Any]]:
 
 def codec_modules(model: Model) -> dict[str, list[str]]:
     """Per envelope: its codec module and the structs and unions whose impls it holds (each
-    nested struct with the first envelope that reaches it)."""
-    assigned: set[str] = set()
-    out: dict[str, list[str]] = {}
-    for env, ctx in zip(model.envelopes, envelopes(model), strict=True):
-        names: list[str] = []
-
-        def visit(name: str, names: list[str] = names) -> None:
-            if name in assigned:
-                return
-            assigned.add(name)
-            if name in model.unions:
-                for m in model.unions[name].members:
-                    visit(m)
-                names.append(name)
-                return
-            for f in model.structs[name].fields:
-                t = f.type
-                while hasattr(t, "item"):
-                    t = t.item
-                if isinstance(t, (StructRef, UnionRef)):
-                    visit(t.name)
-            names.append(name)
-
-        visit(env.payload)
-        visit(env.struct.name)
-        out[ctx["module"]] = names
-    return out
+    nested struct with the first envelope that reaches it: `Model.by_envelope`)."""
+    groups = model.by_envelope()
+    return {ctx["module"]: groups[ctx["tag"] or ""] for ctx in envelopes(model)}

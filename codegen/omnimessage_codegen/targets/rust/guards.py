@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from ...model import Model
 from .._jinja import environment
-from .common import doc, variant
+from .._shapes import variant
+from .common import doc
 
 
 def render(model: Model) -> dict[str, str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from ...model import Model
 from .._jinja import environment
 from .._names import upper_snake
+from .._shapes import payload_rows
 from .common import camel, doc, rust_str
 
 
@@ -16,23 +17,19 @@ def _path(path: tuple[str, ...]) -> str:
 
 def render(model: Model) -> dict[str, str]:
     payloads = []
-    for env in model.envelopes:
-        for member in model.payload_members(env):
-            st = model.structs[member]
-            locs = model.verbatim_locations().get((env.struct.tag or "", st.tag), [])
-            frag = st.fragment_of
-            payloads.append(
-                {
-                    "envelope": rust_str(env.struct.tag or ""),
-                    "tag": rust_str(st.tag or ""),
-                    "verbatim": [
-                        {"path": _path(p), "shape": "ScalarMap" if shape == "scalar_map" else "Object"}
-                        for p, shape in locs
-                    ],
-                    "fragment": f"Some({rust_str(frag[1])})" if frag else "None",
-                    "complete": f"Some({rust_str(model.structs[frag[0]].tag or '')})" if frag else "None",
-                }
-            )
+    for envelope, st, locs in payload_rows(model):
+        frag = st.fragment_of
+        payloads.append(
+            {
+                "envelope": rust_str(envelope),
+                "tag": rust_str(st.tag or ""),
+                "verbatim": [
+                    {"path": _path(p), "shape": "ScalarMap" if shape == "scalar_map" else "Object"} for p, shape in locs
+                ],
+                "fragment": f"Some({rust_str(frag[1])})" if frag else "None",
+                "complete": f"Some({rust_str(model.structs[frag[0]].tag or '')})" if frag else "None",
+            }
+        )
     fields = [
         {
             "const": upper_snake(st.name) + "_FIELDS",

@@ -1,0 +1,72 @@
+package omnimessage
+
+// DecodeAs decodes one line (one trailing LF allowed) strictly with decode, the generated decoder
+// of a type: the levels of schema/README.md section 4 in order. (1) UTF-8, then the typed decoder
+// reads the line in one pass that checks (2) the grammar of everything it reads, so a line it
+// accepts passes every level. Only when it refuses are the levels asked in order: the grammar
+// check, then the level-3 walk (a duplicate key, lone surrogate or out-of-range number), then the
+// typed decoder's own refusal (level 4).
+func DecodeAs[T any](s *Schema, line []byte, decode func(*De, *Path) (T, error)) (T, error) {
+	var zero T
+	if err := checkUTF8(line); err != nil {
+		return zero, err
+	}
+	d := NewDe(s, line, 0)
+	var refusal error
+	if d.valueStart() < len(line) && line[d.i] == '{' {
+		v, err := decode(d, Root)
+		if err == nil && d.atEnd() {
+			return v, nil
+		}
+		refusal = err // nil: data after the value, which the grammar check names
+	}
+	start, gerr := CheckGrammar(line, s.MaxDepth)
+	if gerr != nil {
+		return zero, gerr
+	}
+	if line[start] != '{' {
+		return zero, newError(WrongType, "", 0, "a message is a JSON object")
+	}
+	if err := firstLexical(s, line, start); err != nil {
+		return zero, err
+	}
+	if refusal != nil {
+		return zero, refusal
+	}
+	return zero, jsonError(0, "refused")
+}
+
+// Opaque is a well-formed JSON object that strict decoding refuses, kept as the bytes of its
+// object (from `{` to `}`, schema/README.md section 5), with the refusal strict decoding gave.
+type Opaque struct {
+	Raw   []byte
+	Error *Error
+}
+
+// RefusedLeniently says whether lenient decoding still refuses err: the line's bytes and grammar,
+// and a line that is not an object.
+func RefusedLeniently(err *Error) bool {
+	switch err.Category {
+	case InvalidUTF8, InvalidJSON, TooDeep, TrailingData, TooLarge, Truncated:
+		return true
+	case WrongType:
+		return err.Pointer == ""
+	}
+	return false
+}
+
+// OpaqueOf is the opaque message of a line strict decoding refused with err, or nil when lenient
+// decoding refuses it too.
+func OpaqueOf(line []byte, err *Error) *Opaque {
+	if RefusedLeniently(err) {
+		return nil
+	}
+	a, b := 0, len(line)
+	for a < b && isWS(line[a]) {
+		a++
+	}
+	for b > a && isWS(line[b-1]) {
+		b--
+	}
+	return &Opaque{Raw: append([]byte(nil), line[a:b]...), Error: err}
+}

@@ -1,0 +1,3 @@
+module github.com/omnimessage/omnimessage/go
+
+go 1.22
