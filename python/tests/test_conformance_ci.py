@@ -217,3 +217,10 @@ def test_the_readme_counts_are_the_manifests(case_builder: object) -> None:
     stale = text.replace(f"| `roundtrip` | {levels and Counter(c.group for c in SUITE.cases)['roundtrip']} |",
                          "| `roundtrip` | 423 |")
     assert stale != text and with_counts(stale, manifest) == text
+
+
+def test_the_ci_reports_of_one_run_are_refused_with_the_matrix(tmp_path: Path) -> None:
+    for extra in (["--summary", str(tmp_path / "s.md")], ["--format", "github"]):
+        r = cli("--matrix", *extra)
+        assert r.returncode == 2 and "describe one implementation's run" in r.stderr, r.stderr
+    assert not (tmp_path / "s.md").exists()
