@@ -195,9 +195,10 @@ fuzz-short: go-build
 	  grep -vE '$(FUZZ_SHOWN)|$(FUZZ_NOISE)' "$$log" | tail -n 60 || true; exit 1; fi
 	@$(BIN)/python fuzz/differential.py --seconds $(FUZZ_SHORT_SECONDS)
 
-# `make demo` needs the runtime, pydantic (the `pydantic` baseline of the matrix) and the TypeScript
-# build, not the dev and bench extras: its own stamp installs `.[pydantic]` into the same venv (nothing
-# to do once `make setup` has installed everything).
+# `make demo` needs the runtime, pydantic (the `pydantic` baseline of the matrix), the TypeScript
+# build and the Rust release build (OMNIMESSAGE_RS_BIN: without it the matrix's rust row says "not
+# installed"), not the dev and bench extras: its own stamp installs `.[pydantic]` into the same venv
+# (nothing to do once `make setup` has installed everything); cargo rebuilds only what changed.
 DEMO_STAMP := $(VENV)/.demo-stamp
 $(DEMO_STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -206,7 +207,7 @@ $(DEMO_STAMP): pyproject.toml
 	       $(if $(wildcard constraints.txt),-c constraints.txt) -e '.[pydantic]'
 	@touch $(DEMO_STAMP)
 
-demo: $(DEMO_STAMP) $(TS_STAMP) go-build
+demo: $(DEMO_STAMP) $(TS_STAMP) rust-build go-build
 	@echo "== conformance matrix: implementations x groups, every case checked byte for byte =="
 	@$(BIN)/omnimessage conformance --matrix
 	@echo

@@ -18,6 +18,8 @@ from omnimessage_codegen.model import Verbatim
 from omnimessage_codegen.targets import render
 from omnimessage_codegen.version import generator_version
 
+ROOT = Path(__file__).resolve().parents[2]
+
 DOC = json.loads(schema_path().read_text())
 
 
@@ -188,17 +190,46 @@ def test_the_cli_writes_generated_files_with_the_modes_of_a_normal_file_create(u
         assert stat.S_IMODE(p.stat().st_mode) == 0o666 & ~umask, (p, oct(p.stat().st_mode))
 
 
-def test_generate_help_lists_every_target_with_a_line_of_its_own() -> None:
-    from omnimessage_codegen.targets import TARGETS
+def test_generate_help_lists_every_documented_target_and_the_paths_it_writes() -> None:
+    from omnimessage_codegen.targets import DOCUMENTED, TARGETS
 
     r = subprocess.run([sys.executable, "-m", "omnimessage", "generate", "--help"], capture_output=True, text=True,
                        timeout=120, env={**os.environ, "COLUMNS": "80"})
     assert r.returncode == 0, r.stderr
-    listing = r.stdout.split("\ntargets:\n", 1)[1].splitlines()
-    assert [line.split()[0] for line in listing] == list(TARGETS), r.stdout
-    for line, t in zip(listing, TARGETS.values(), strict=True):
-        assert line.split(None, 1)[1] == t.summary, line
+    listing = r.stdout.split("\ntargets (each in a fresh project: docs/bindings.md):\n", 1)[1].splitlines()
+    names, writes = listing[0::2], listing[1::2]
+    assert [line.split()[0] for line in names] == list(DOCUMENTED) == [t for t in TARGETS if t != "c"], r.stdout
+    for line, paths, name in zip(names, writes, DOCUMENTED, strict=True):
+        assert line.split(None, 1)[1] == TARGETS[name].summary, line
+        assert paths.split() == ["writes", *(f"DIR/{p}," for p in TARGETS[name].writes[:-1]),
+                                 f"DIR/{TARGETS[name].writes[-1]}"], paths
     assert "not byte-exact" in r.stdout and "codec is the" in r.stdout
+    assert " c " not in r.stdout.replace("\n", " ") and "omv_table" not in r.stdout  # the project's own target
+
+
+def test_every_documented_target_is_in_the_bindings_doc() -> None:
+    from omnimessage_codegen.targets import DOCUMENTED
+
+    doc = (ROOT / "docs" / "bindings.md").read_text(encoding="utf-8")
+    for name in DOCUMENTED:
+        assert f"omnimessage generate --target {name} --out" in doc, name
+    assert "--target c " not in doc
+
+
+def test_what_help_says_a_target_writes_is_what_it_writes() -> None:
+    import fnmatch
+
+    from omnimessage_codegen.targets import TARGETS
+
+    model = load_schema()
+    for name, t in TARGETS.items():
+        if t.missing():
+            continue
+        written = set(render(name, model))
+        assert t.writes, name
+        for pattern in t.writes:
+            assert fnmatch.filter(written, pattern), (name, pattern)
+        assert {w for w in written if not any(fnmatch.fnmatchcase(w, p) for p in t.writes)} == set(), name
 
 
 def test_what_the_python_header_says_msgspec_alone_does_is_true() -> None:

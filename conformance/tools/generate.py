@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the conformance fixtures (`cases/*.jsonl`) and `manifest.json`.
+"""Writes the conformance fixtures (`cases/*.jsonl`), `manifest.json` and the case counts of `README.md`.
 
 Run with the project's Python (the `omnimessage` package must be importable):
 `.venv/bin/python conformance/tools/generate.py` writes them; `--check` only compares and exits 1
@@ -14,7 +14,8 @@ import sys
 from collections import defaultdict
 
 from case_builder.collector import CASES
-from case_builder.manifest import build
+from case_builder.manifest import BuildError, build
+from case_builder.readme_counts import README, with_counts
 from case_builder.schema_facts import SUITE
 
 
@@ -22,8 +23,14 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     ap.add_argument("--check", action="store_true", help="compare with the committed files; write nothing")
     args = ap.parse_args()
-    files, manifest = build()
+    try:
+        files, manifest = build()
+    except BuildError as exc:
+        print(f"conformance/tools/generate.py: {exc}", file=sys.stderr)
+        return 1
     files["manifest.json"] = manifest
+    readme = (SUITE / README).read_text("utf-8")
+    files[README] = with_counts(readme, CASES.cases).encode("utf-8")
     stale = []
     for name, data in sorted(files.items()):
         path = SUITE / name

@@ -196,13 +196,14 @@ def cmd_generate(args: argparse.Namespace) -> int:
     import difflib
 
     from omnimessage_codegen import TARGETS, generate, load_schema
+    from omnimessage_codegen.targets import DOCUMENTED
 
     target = TARGETS.get(args.target)
     if target is None:
-        close = difflib.get_close_matches(args.target, list(TARGETS), n=1)
+        close = difflib.get_close_matches(args.target, list(DOCUMENTED), n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         name = sanitize(clip_text(repr(args.target)))
-        sys.stderr.write(f"omnimessage generate: unknown target {name} (targets: {', '.join(TARGETS)}){hint}\n")
+        sys.stderr.write(f"omnimessage generate: unknown target {name} (targets: {', '.join(DOCUMENTED)}){hint}\n")
         return EXIT_USAGE
     missing = target.missing()
     if missing:
@@ -295,7 +296,7 @@ def cmd_generate_unavailable(args: argparse.Namespace) -> int:
 def add_generate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     g = sub.add_parser("generate", help=COMMANDS["generate"][1])
     try:
-        from omnimessage_codegen.targets import TARGETS
+        from omnimessage_codegen.targets import DOCUMENTED, TARGETS
     except ModuleNotFoundError as exc:  # the generator's templates need jinja2: the `codegen` extra
         if exc.name != "jinja2":
             raise
@@ -303,11 +304,14 @@ def add_generate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]
         g.add_argument("--out", required=True, metavar="DIR", help="output directory")
         g.set_defaults(func=cmd_generate_unavailable)
         return
-    width = max(len(name) for name in TARGETS)
+    width = max(len(name) for name in DOCUMENTED)
     g.description = GENERATE_DESCRIPTION
-    g.epilog = "targets:\n" + "\n".join(f"  {t.name:<{width}}  {t.summary}" for t in TARGETS.values())
-    g.formatter_class = argparse.RawDescriptionHelpFormatter  # one line per target, as written
-    g.add_argument("--target", required=True, help=f"what to generate: {', '.join(TARGETS)} (see below)")
+    g.epilog = "targets (each in a fresh project: docs/bindings.md):\n" + "\n".join(
+        f"  {t.name:<{width}}  {t.summary}\n  {'':<{width}}  writes DIR/{', DIR/'.join(t.writes)}"
+        for t in (TARGETS[name] for name in DOCUMENTED)
+    )
+    g.formatter_class = argparse.RawDescriptionHelpFormatter  # two lines per target, as written
+    g.add_argument("--target", required=True, help=f"what to generate: {', '.join(DOCUMENTED)} (see below)")
     g.add_argument("--out", required=True, metavar="DIR", help="output directory")
     g.set_defaults(func=cmd_generate)
 

@@ -25,7 +25,10 @@ BY_ID = SUITE.by_id()
 PYTHON = [sys.executable, "-m", "omnimessage.conformance.testee"]
 PYTHON_KNOWN = ROOT / "conformance" / "expected-failures" / "python.txt"
 SUMMARY = re.compile(
-    r"^\d+ passed, \d+ failed, \d+ skipped, \d+ expected failures(; seed \d+ \(replay: --seed \d+\))?$", re.M
+    r"^\d+ passed, \d+ failed, \d+ skipped, \d+ expected failures"
+    r"( \(\d+ failed below --level \w+, not gating\))?; level reached: (none|required|recommended)"
+    r"(; seed \d+ \(replay: --seed \d+\))?$",
+    re.M,
 )
 
 # three small cases: the middle one is where the fake testees misbehave

@@ -78,3 +78,47 @@ def test_rules_url_input_overrides_and_summary_escapes_input(tmp_path: Path) -> 
     assert "::notice" not in run.step("Validate").stdout  # nothing capped
     sarif = json.loads((tmp_path / "omnimessage.sarif").read_text())
     assert sarif["runs"][0]["tool"]["driver"]["informationUri"] == "https://docs.example/rules.md"
+
+
+HOSTILE_TESTEE = Path(__file__).parent / "bad_testees" / "hostile_strings.py"
+
+
+def test_conformance_step_summarises_and_annotates(tmp_path: Path) -> None:
+    """Issue 34: the conformance mode writes a step summary (the run by group, the level reached, the
+    failures, capped) and annotations (10, then a notice counting the rest), in one run."""
+    mutant = f"{DEV_BIN / 'python'} -m omnimessage.conformance.mutants keys-sorted"
+    run = run_action({**NO_INSTALL, "command": "conformance", "impl": mutant, "junit": "conf.xml",
+                      "args": "--category canonicalization --fresh 0"}, tmp_path)
+    assert run.rc == 1 and run.outputs["exit-code"] == "1"
+    out = run.step("Conformance suite").stdout
+    errors = [ln for ln in out.splitlines() if ln.startswith("::error ")]
+    assert len(errors) == 10 and all(ln.startswith("::error title=conformance required case ") for ln in errors)
+    capped = re.search(r"^::notice title=omnimessage conformance%3A annotations capped::(\d+) more failure", out, re.M)
+    assert capped and int(capped.group(1)) > 0
+    assert re.search(r"^::notice title=omnimessage conformance::level reached: none \(gated at recommended\)", out,
+                     re.M)
+    summary = (tmp_path / ".runner-temp" / "step_summary.md").read_text()
+    assert summary.startswith("### omnimessage conformance: FAILED")
+    assert "level reached: **none**" in summary
+    assert re.search(r"^\| canonicalization \| required \| \d+ \| \d+ \| 0 \| 0 \| 0 \|$", summary, re.M)
+    n_failing = int(capped.group(1)) + 10
+    assert f"First 30 of {n_failing} failing case(s):" in summary
+    assert summary.count("| required | yes |") == 30
+    assert f"{n_failing - 30} more failing case(s)" in summary
+
+
+def test_conformance_summary_and_annotations_escape_the_testee(tmp_path: Path) -> None:
+    impl = f"{DEV_BIN / 'python'} {HOSTILE_TESTEE}"
+    run = run_action({**NO_INSTALL, "command": "conformance", "impl": impl, "level": "required",
+                      "args": "--category canonicalization --fresh 0"}, tmp_path)
+    assert run.rc == 1
+    out = run.step("Conformance suite").stdout
+    ours = ("::error title=conformance ", "::warning title=conformance ", "::notice title=omnimessage conformance")
+    for line in out.splitlines():
+        assert not line.startswith("::") or line.startswith(ours), line  # no command the testee forged
+        assert "\x1b" not in line and "\u202e" not in line
+    summary = (tmp_path / ".runner-temp" / "step_summary.md").read_text()
+    assert "\x1b" not in summary and "\u202e" not in summary and "<script" not in summary
+    assert "gated at level **required**" in summary
+    table = [ln for ln in summary.splitlines() if ln.startswith("| canonicalization.")]
+    assert table and all(ln.count(" | ") == 3 for ln in table)  # a testee's `|` cannot add a cell

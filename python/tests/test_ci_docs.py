@@ -92,9 +92,9 @@ def _without_install(lines: list[str]) -> list[str]:
 
 
 def test_the_doc_has_every_kind_of_recipe() -> None:
-    assert len(_github_workflows()) == 3
+    assert len(_github_workflows()) == 4
     assert len(_gitlab_jobs()) == 2
-    assert len(_blocks("sh")) == 4
+    assert len(_blocks("sh")) == 5
     configs = [d for d in _yaml_blocks() if "repos" in d]
     assert len(configs) == 1
     offered = {h["id"] for h in yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))}
@@ -102,7 +102,7 @@ def test_the_doc_has_every_kind_of_recipe() -> None:
     assert used and used <= offered
 
 
-@pytest.mark.parametrize("index", range(4))
+@pytest.mark.parametrize("index", range(5))
 def test_shell_recipe(ws: tuple[Path, bool], index: int) -> None:
     root, good = ws
     block = _blocks("sh")[index]
@@ -127,7 +127,7 @@ def test_gitlab_job(ws: tuple[Path, bool], index: int) -> None:
         assert "<testcase" in (root / job["artifacts"]["reports"]["junit"]).read_text()
 
 
-@pytest.mark.parametrize("index", range(3))
+@pytest.mark.parametrize("index", range(4))
 def test_github_workflow(ws: tuple[Path, bool], index: int) -> None:
     root, good = ws
     workflow = _github_workflows()[index]

@@ -137,7 +137,7 @@ def test_the_seed_is_in_every_report_and_replays_the_run(tmp_path: Path) -> None
     impl = " ".join(LOOKUP)
     r = _cli("--impl", impl, "--category", "fresh", "--fresh", "30", "--junit", str(junit), "--json", str(report))
     assert r.returncode == 1
-    seed = int(r.stdout.split("(seed ", 1)[1].split(";", 1)[0])  # random, and printed
+    seed = int(r.stdout.split("(seed ", 1)[1].split(",", 1)[0])  # derived from the suite, and printed
     assert f"replay them with --seed {seed}" in r.stdout and r.stdout.rstrip().endswith(f"(replay: --seed {seed})")
     doc = json.loads(report.read_text())
     assert doc["seed"] == seed and doc["fresh_cases"] == 30

@@ -151,3 +151,19 @@ def test_a_testee_that_cannot_start_is_reported_in_full_once(project: Path) -> N
     assert r.returncode == 1
     assert r.stdout.count("cannot initialise the codec") == 1, r.stdout[-3000:]
     assert r.stdout.count("not run: the testee did not start (see the first") >= 100
+
+
+def test_the_plugin_seed_is_the_suites_unless_random(project: Path) -> None:
+    """Issue 34: the same fresh items every run by default (the runner's seed); `random` draws one."""
+    from omnimessage.conformance import load_suite
+    from omnimessage.conformance.fresh import stable_seed
+
+    seed = stable_seed(load_suite())
+    args = ["--collect-only", "-q", "--omnimessage-impl", "python", "--omnimessage-category", "fresh",
+            "--omnimessage-fresh", "2"]
+    r = _pytest(project, *args)
+    assert r.returncode == 0 and f"omnimessage-conformance::fresh.{seed}.0001." in r.stdout, r.stdout[-2000:]
+    r = _pytest(project, *args, "--omnimessage-seed", "random")
+    assert r.returncode == 0 and "omnimessage-conformance::fresh." in r.stdout and f"fresh.{seed}." not in r.stdout
+    r = _pytest(project, *args, "--omnimessage-seed", "often")
+    assert r.returncode != 0 and "--omnimessage-seed: not an integer or `random`: 'often'" in r.stderr

@@ -251,6 +251,7 @@ def test_loader_splits_fixture_files_on_lf_only(tmp_path: Path) -> None:
                 "group": "roundtrip",
                 "input": {"file": "cases/x.jsonl", "line": 2},
                 "expect": {"kind": "identical"},
+                "level": "required",
             },
         ],
         b"{}\n" + line,
@@ -265,6 +266,7 @@ def test_loader_expands_compact_parts(tmp_path: Path) -> None:
         "group": "rejection",
         "input": {"parts": [{"text": '{"a":'}, {"text": "[", "repeat": 3}, {"base64": "XV0="}, {"text": "]}\n"}]},
         "expect": {"kind": "canonical", "output": {"parts": [{"text": "ab", "repeat": 2}]}},
+        "level": "required",
     }
     (case,) = load_suite(_write_suite(tmp_path, [c])).cases
     assert case.input == b'{"a":[[[]]]}\n' and case.output == b"abab" and case.source == "parts"
@@ -279,7 +281,8 @@ def test_huge_hostile_cases_are_compact_in_the_manifest() -> None:
 
 
 def test_loader_refuses_duplicate_ids_and_other_major_versions(tmp_path: Path) -> None:
-    c = {"id": "roundtrip.a", "group": "roundtrip", "input": {"base64": "e30K"}, "expect": {"kind": "identical"}}
+    c = {"id": "roundtrip.a", "group": "roundtrip", "input": {"base64": "e30K"}, "expect": {"kind": "identical"},
+         "level": "required"}
     with pytest.raises(SuiteError, match="duplicate case id"):
         load_suite(_write_suite(tmp_path, [c, c]))
     doc = json.loads((tmp_path / "manifest.json").read_text())

@@ -25,3 +25,17 @@ def test_setup_still_installs_everything() -> None:
     proc = subprocess.run(["make", "-n", "-W", "pyproject.toml", "setup"], cwd=ROOT, capture_output=True,
                           text=True, timeout=60, check=True)
     assert "'.[dev,bench]'" in proc.stdout
+
+
+@needs("make")
+def test_demo_builds_the_rust_testee_its_matrix_runs() -> None:
+    """Issue 34: the matrix's rust row said "not installed" because nothing built the binary
+    OMNIMESSAGE_RS_BIN names; the demo builds it (cargo rebuilds only what changed)."""
+    proc = subprocess.run(["make", "-n", "demo"], cwd=ROOT, capture_output=True, text=True, timeout=60, check=True)
+    lines = proc.stdout.splitlines()
+    build = next(i for i, line in enumerate(lines) if "cargo build --offline --release" in line)
+    matrix = next(i for i, line in enumerate(lines) if "omnimessage conformance --matrix" in line)
+    assert build < matrix, proc.stdout
+    # the binary cargo writes is the one the matrix runs
+    assert "export OMNIMESSAGE_RS_BIN ?= $(CURDIR)/$(RS_DIR)/target/release/omnimessage-rs" in (
+        ROOT / "Makefile").read_text()

@@ -29,6 +29,12 @@ class Target:
     emitters: tuple[Emitter, ...]
     needs: tuple[str, ...] = ()  # modules it imports beyond jinja2, which `extra` installs
     extra: str | None = None  # the extra of the omnimessage package that brings `needs`
+    writes: tuple[str, ...] = ()
+    """The paths it writes under DIR, as `generate --help` names them (a `*` stands for the several
+    files of one job); codegen/tests/test_codegen.py checks them against what it really writes."""
+    documented: bool = True
+    """Whether docs/bindings.md documents it (and so `generate --help` lists it); an undocumented target
+    (the project's own, `c`) still runs, for the Makefile."""
 
     def missing(self) -> list[str]:
         """The modules of `needs` that are not installed (`omnimessage generate` refuses the target then)."""
@@ -54,6 +60,8 @@ def _registry() -> dict[str, Target]:
 
 
 TARGETS: dict[str, Target] = _registry()
+DOCUMENTED: tuple[str, ...] = tuple(name for name, t in TARGETS.items() if t.documented)
+"""The targets `generate --help` and its errors name."""
 
 
 def render(target: str, model: Model) -> dict[str, str]:

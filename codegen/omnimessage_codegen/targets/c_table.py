@@ -128,4 +128,6 @@ TARGET = Target(
     "c",
     "the table of the Python binding's native canonical-form verifier (a C header)",
     (render,),
+    writes=(HEADER,),
+    documented=False,
 )

@@ -140,4 +140,5 @@ def render(model: Model) -> dict[str, str]:
     return {"protocol.md": text}
 
 
-TARGET = Target("markdown", "docs/protocol.md, the field-by-field protocol reference", (render,))
+TARGET = Target("markdown", "the field-by-field protocol reference (docs/protocol.md is this, written with --out docs)",
+                (render,), writes=("protocol.md",))

@@ -78,4 +78,5 @@ TARGET = Target(
     (render,),
     needs=("datamodel_code_generator", "pydantic"),
     extra="pydantic",
+    writes=(MODULE,),
 )

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import json
 import re
+from typing import Any
+
+from omnimessage.conformance.levels import LEVELS, level_by_rule
 
 from .canonicalization import generate_canonicalization
 from .collector import CASES
@@ -22,6 +25,30 @@ from .third_party import generate_third_party
 from .verbatim import generate_verbatim
 
 
+def assign_levels(cases: list[dict[str, Any]]) -> None:
+    """Give every case its level (`required` or `recommended`): one a case states itself must be a
+    level; else the rule of omnimessage.conformance.levels decides (a case needing an optional
+    feature is recommended; otherwise the level of the contract section it cites). A case no rule
+    decides stops the build with an error naming it."""
+    for c in cases:
+        if "level" in c:
+            if c["level"] not in LEVELS:
+                raise BuildError(f"case {c['id']}: level {c['level']!r} is not one of {', '.join(LEVELS)}")
+            continue
+        level = level_by_rule(c["spec"], c.get("features", ()))
+        if level is None:
+            raise BuildError(
+                f"case {c['id']}: no level: it cites section {c['spec']!r} of schema/README.md, which "
+                "SECTION_LEVELS in python/omnimessage/conformance/levels.py does not list; add the section "
+                "there (with the key word that decides it) or give the case a \"level\""
+            )
+        c["level"] = level
+
+
+class BuildError(Exception):
+    """The cases cannot be written as they are (generate.py prints it and exits 1)."""
+
+
 def build() -> tuple[dict[str, bytes], bytes]:
     generate_roundtrip()
     generate_verbatim()
@@ -36,6 +63,7 @@ def build() -> tuple[dict[str, bytes], bytes]:
     generate_third_party()
     generate_contract_rules()
     generate_contract_points()
+    assign_levels(CASES.cases)
     groups = {
         "roundtrip": {
             "spec": "2",

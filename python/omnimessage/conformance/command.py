@@ -3,153 +3,43 @@
 from __future__ import annotations
 
 import argparse
-import difflib
-import os
-import shlex
-import shutil
 import sys
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
-from .._extras import install_hint
 from .escaping import printable, sanitize, sanitize_lines
 from .expected_failures import ExpectedFailures, load_expected_failures, write_expected_failures
-from .fresh import DEFAULT_FRESH_CASES, MAX_FRESH_CASES, MAX_SEED, fresh_cases, new_seed
-from .outcomes import PASSED, SKIPPED, XFAIL, Outcome, RunResult
+from .fresh import DEFAULT_FRESH_CASES, MAX_FRESH_CASES, MAX_SEED, fresh_cases, new_seed, stable_seed
+from .impls import (
+    BASELINES,
+    ConformanceUsageError,
+    Impl,
+    native_testee,
+    resolve_impl,
+    rust_testee,
+    typescript_testee,
+)
+from .levels import LEVELS, RECOMMENDED
+from .outcomes import XFAIL, Outcome
 from .reports import MARK, Progress, format_failure, print_result, write_json_report, write_junit
 from .run import DEFAULT_REQUEST_TIMEOUT, DEFAULT_TOTAL_TIMEOUT, run_cases, select_cases
-from .suite import FRESH_GROUP, REPORT_GROUPS, Case, Suite, SuiteError, load_suite
+from .suite import FRESH_GROUP, Case, Suite, SuiteError, load_suite
 
-__all__ = ["BASELINES", "Impl", "add_parser", "cmd_conformance", "native_testee", "resolve_impl", "rust_testee"]
+__all__ = [
+    "BASELINES",
+    "ConformanceUsageError",
+    "Impl",
+    "add_parser",
+    "cmd_conformance",
+    "native_testee",
+    "resolve_impl",
+    "rust_testee",
+    "typescript_testee",
+]
 
-BASELINES = ("naive-json", "pydantic")
-BASELINE_EXTRAS = {"pydantic": ("pydantic", "pydantic")}
-"""Baseline -> (the module it imports, the extra of this package that installs it)."""
-TYPESCRIPT_BIN = "omnimessage-ts"
-"""The bin of our TypeScript binding's npm package (`omnimessage-ts testee` is its testee)."""
-TYPESCRIPT_BIN_ENV = "OMNIMESSAGE_TS_BIN"
-"""Names that bin's script explicitly (a development build, say); else `omnimessage-ts` on PATH."""
-RUST_BIN = "omnimessage-rs"
-"""The binary of our Rust binding (`cargo install --path rust`; `omnimessage-rs testee` is its testee)."""
-RUST_BIN_ENV = "OMNIMESSAGE_RS_BIN"
-"""Names that binary explicitly (a checkout's `rust/target/release/omnimessage-rs`); else `omnimessage-rs` on PATH."""
-GO_BIN = "omnimessage-go"
-"""The binary of our Go binding (`go install ./cmd/omnimessage-go` in go/; `omnimessage-go testee` is its testee)."""
-GO_BIN_ENV = "OMNIMESSAGE_GO_BIN"
-"""Names that binary explicitly (a checkout's `go/bin/omnimessage-go`, built by `make go-test`); else PATH."""
-NATIVE = {
-    "rust": ("Rust", RUST_BIN, RUST_BIN_ENV, "cargo install --path rust"),
-    "go": ("Go", GO_BIN, GO_BIN_ENV, "cd go && go install ./cmd/omnimessage-go"),
-}
-"""The bindings that are one binary: name -> (language, binary, the variable naming it, how to install it)."""
-
-
-class ConformanceUsageError(Exception):
-    pass
-
-
-@dataclass
-class Impl:
-    name: str
-    argv: list[str]
-    expected_failures: Path | None = None  # the list that ships with a baseline
-    cwd: Path | None = None
-
-
-def resolve_impl(spec: str, suite: Suite) -> Impl:
-    """`python`, `typescript`, a baseline name, or a command line (split like a shell, run without one)."""
-    if spec == "python":
-        return Impl("python", [sys.executable, "-m", "omnimessage.conformance.testee"])
-    if spec in BASELINES:
-        missing = missing_extra(spec)
-        if missing is not None:
-            raise ConformanceUsageError(missing)
-        base = suite.root / "baselines" / spec
-        return Impl(spec, [sys.executable, str(base / "testee.py")], base / "expected-failures.txt")
-    if spec == "typescript":
-        argv = typescript_testee()
-        if argv is None:
-            raise ConformanceUsageError(
-                f"the TypeScript binding is not installed: no `{TYPESCRIPT_BIN}` on PATH (npm install omnimessage) "
-                f"and {TYPESCRIPT_BIN_ENV} names no file; --impl typescript runs `{TYPESCRIPT_BIN} testee`. "
-                'To test another build, pass its command: --impl "node path/to/testee.mjs"'
-            )
-        return Impl("typescript", argv)
-    if spec in NATIVE:
-        argv = native_testee(spec)
-        if argv is None:
-            lang, binary, env, install = NATIVE[spec]
-            raise ConformanceUsageError(
-                f"the {lang} binding is not installed: no `{binary}` on PATH ({install}) "
-                f"and {env} names no file; --impl {spec} runs `{binary} testee`"
-            )
-        return Impl(spec, argv)
-    try:
-        argv = shlex.split(spec)
-    except ValueError as exc:
-        raise ConformanceUsageError(f"--impl {spec!r}: {exc}") from None
-    if not argv:
-        raise ConformanceUsageError("--impl needs a command")
-    if len(argv) == 1 and shutil.which(argv[0]) is None and not os.path.exists(argv[0]):
-        known = ["python", "typescript", *NATIVE, *BASELINES]
-        close = difflib.get_close_matches(spec, known, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else f" ({', '.join(known)}, or a command line)"
-        raise ConformanceUsageError(f"--impl {spec!r}: no such implementation, and no such command{hint}")
-    return Impl(spec, argv)
-
-
-def missing_extra(baseline: str) -> str | None:
-    """Why the baseline cannot run here (the extra it needs is not installed), or None."""
-    import importlib.util
-
-    if baseline not in BASELINE_EXTRAS:
-        return None
-    module, extra = BASELINE_EXTRAS[baseline]
-    try:
-        found = importlib.util.find_spec(module) is not None
-    except (ImportError, ValueError):
-        found = False
-    if found:
-        return None
-    return (
-        f"the {baseline} baseline needs the `{extra}` extra, which is not installed: "
-        f"{install_hint(extra)}"
-    )
-
-
-def typescript_testee() -> list[str] | None:
-    """The command line of our TypeScript testee: the script $OMNIMESSAGE_TS_BIN names (run with
-    `node`), else the npm package's `omnimessage-ts` bin on PATH; None when neither is there."""
-    explicit = os.environ.get(TYPESCRIPT_BIN_ENV)
-    if explicit:
-        node = shutil.which("node")
-        return [node, explicit, "testee"] if node is not None and Path(explicit).is_file() else None
-    installed = shutil.which(TYPESCRIPT_BIN)
-    return [installed, "testee"] if installed is not None else None
-
-
-def native_testee(name: str) -> list[str] | None:
-    """The command line of the testee of a binding that is one binary (NATIVE): the binary its
-    variable names, else the binary on PATH; None when neither is there."""
-    _, binary, env, _ = NATIVE[name]
-    explicit = os.environ.get(env)
-    if explicit:
-        return [explicit, "testee"] if Path(explicit).is_file() and os.access(explicit, os.X_OK) else None
-    installed = shutil.which(binary)
-    return [installed, "testee"] if installed is not None else None
-
-
-def rust_testee() -> list[str] | None:
-    """Our Rust testee: $OMNIMESSAGE_RS_BIN, else `omnimessage-rs` on PATH; None when neither is there."""
-    return native_testee("rust")
-
-
-def typescript_available(suite: Suite) -> bool:
-    return typescript_testee() is not None
-
+RANDOM = "random"
+"""`--seed random`: fresh cases from a new random seed (a nightly job); the default seed is stable."""
 
 # ---------------------------------------------------------------------------
 # subcommand
@@ -162,13 +52,13 @@ def add_parser(sub: Any) -> None:
         help="run the conformance suite against an implementation",
         description="Run the language-neutral conformance suite (conformance/) against an implementation that speaks "
         "the testee protocol (conformance/TESTEE-PROTOCOL.md). Exit status 0 only when every case passes or is an "
-        "expected failure.",
+        "expected failure (with --level required: every required case). The fresh cases' seed is derived from the "
+        "suite, so the same implementation gets the same verdict every run; --seed random for new ones.",
     )
     p.add_argument(
         "--impl",
         metavar="IMPL",
-        help="python | typescript | rust | go | naive-json | pydantic | "
-        "a command line (split like a shell, run without it)",
+        help="python | typescript | rust | go | naive-json | pydantic | a command line (split like a shell, run without it)",
     )
     p.add_argument(
         "--expected-failures", metavar="FILE", help="case ids (or globs) expected to fail, each with a reason"
@@ -184,9 +74,24 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--seed",
         type=_seed,
-        metavar="N",
-        help="the seed of the fresh cases (default: random, printed, so a failing run can be replayed)",
+        metavar="N|random",
+        help="the seed of the fresh cases (default: derived from the suite version and schema id, so every run "
+        "of one suite sends the same cases; `random`: new cases each run, for a nightly job; always printed)",
     )
+    p.add_argument(
+        "--level",
+        choices=LEVELS,
+        default=RECOMMENDED,
+        help="the cases that gate the exit status: `required` ones only, or all (`recommended`, the default); "
+        "the report states the level reached either way",
+    )
+    p.add_argument("--summary", metavar="FILE", help="append a Markdown summary (the matrix by group and the "
+                   "failures, capped) to FILE, e.g. $GITHUB_STEP_SUMMARY")
+    p.add_argument("--format", choices=("text", "github"), default="text",
+                   help="github: also a workflow annotation per failing case (capped by --max-annotations)")
+    p.add_argument("--max-annotations", type=_count, default=10, metavar="N",
+                   help="with --format github: annotate at most N failures (default 10, what GitHub shows per "
+                   "step); the rest are counted in one notice")
     p.add_argument(
         "--fresh",
         type=_count,
@@ -232,16 +137,19 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--update-expected-failures",
         metavar="FILE",
-        help="after the run, write every failing case with a short reason to FILE (a starting point for a list)",
+        help="after the run, write every failing case with a short reason to FILE; failing fresh cases as one "
+        "`fresh:*` entry, which holds for every seed",
     )
     p.set_defaults(func=cmd_conformance)
 
 
-def _seed(text: str) -> int:
+def _seed(text: str) -> int | str:
+    if text == RANDOM:
+        return RANDOM
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {printable(text, 40)!r}") from None
+        raise argparse.ArgumentTypeError(f"not an integer or `random`: {printable(text, 40)!r}") from None
     if not 0 <= value <= MAX_SEED:
         raise argparse.ArgumentTypeError(f"a seed is 0..{MAX_SEED}")
     return value
@@ -266,8 +174,14 @@ def _fresh(suite: Suite, args: argparse.Namespace) -> tuple[int | None, list[Cas
     """The run's seed and its fresh cases (none with `--fresh 0`)."""
     if args.fresh == 0:
         return None, []
-    seed = args.seed if args.seed is not None else new_seed()
+    seed = new_seed() if args.seed == RANDOM else stable_seed(suite) if args.seed is None else int(args.seed)
     return seed, fresh_cases(suite, seed, args.fresh)
+
+
+def _seed_note(seed: int, args: argparse.Namespace) -> str:
+    """How the header names the seed: where it comes from and how to replay it."""
+    source = "random" if args.seed == RANDOM else "derived from the suite" if args.seed is None else "given"
+    return f"seed {seed}, {source}; replay with --seed {seed}"
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
@@ -291,9 +205,16 @@ def cmd_conformance(args: argparse.Namespace) -> int:
             out.write(f"# fresh cases from seed {seed}\n")
         return 0
     if args.matrix:
-        if args.badge:
-            return _usage("--badge describes one implementation's run: use it with --impl")
-        return run_matrix(suite, out, args)
+        if args.badge or args.summary or args.format != "text":
+            return _usage("--badge, --summary and --format github describe one implementation's run: use them "
+                          "with --impl")
+        from .matrix import run_matrix
+
+        try:
+            seed, fresh = _fresh(suite, args)
+        except (ValueError, RuntimeError) as exc:
+            return _usage(str(exc))
+        return run_matrix(suite, out, args, seed, fresh)
     if args.mutants:
         from .mutants import run_mutation_check
 
@@ -328,7 +249,7 @@ def cmd_conformance(args: argparse.Namespace) -> int:
     header = (
         f"omnimessage conformance: suite {suite.suite_version}, {len(cases) - n_fresh} of {len(suite.cases)} "
         f"shipped cases and {n_fresh} fresh ones"
-        + (f" (seed {seed}; replay with --seed {seed})" if n_fresh else "")
+        + (f" ({_seed_note(seed, args)})" if n_fresh and seed is not None else "")
         + f", implementation {impl.name}"
         + (f", expected failures from {ef_path}" if ef_path else "")
     )
@@ -362,6 +283,7 @@ def cmd_conformance(args: argparse.Namespace) -> int:
         )
     finally:
         progress.close()
+    result.gate = args.level
     if result.implementation:
         name, version = result.implementation.get("implementation"), result.implementation.get("version")
         said = f"{printable(str(name), 100)} {printable(str(version or ''), 100)}".rstrip()  # the testee's words
@@ -375,6 +297,16 @@ def cmd_conformance(args: argparse.Namespace) -> int:
         except OSError as exc:
             return _usage(f"--update-expected-failures: {exc}")
         out.write(sanitize(f"wrote {len(entries)} entries to {args.update_expected_failures}") + "\n")
+    if args.format == "github" or args.summary:
+        from .ci_summary import write_annotations, write_summary
+
+        if args.format == "github":
+            write_annotations(result, out, args.max_annotations)
+        if args.summary:
+            try:
+                write_summary(result, args.summary, impl.name, suite)
+            except OSError as exc:
+                return _usage(f"--summary: cannot write {args.summary}: {exc.strerror or exc}")
     if args.junit:
         write_junit(result, args.junit, impl.name)
     if args.json:
@@ -387,107 +319,6 @@ def cmd_conformance(args: argparse.Namespace) -> int:
         if args.badge:
             write_badge(args.badge, result)
     return 0 if result.ok else 1
-
-
-# ---------------------------------------------------------------------------
-# the matrix
-# ---------------------------------------------------------------------------
-
-
-def run_matrix(suite: Suite, out: TextIO, args: argparse.Namespace) -> int:
-    """Every implementation we have x every group: passed/total per cell, and whether the run is green."""
-    names = ["python", "typescript", *NATIVE, *BASELINES]
-    rows: dict[str, RunResult | str] = {}
-    jobs: dict[str, tuple[Impl, ExpectedFailures]] = {}
-    for name in names:
-        if name == "typescript" and not typescript_available(suite):
-            rows[name] = "not installed"
-            continue
-        if name in NATIVE and native_testee(name) is None:
-            rows[name] = "not installed"
-            continue
-        if name in BASELINE_EXTRAS and missing_extra(name) is not None:
-            rows[name] = f"needs the `{BASELINE_EXTRAS[name][1]}` extra"
-            continue
-        impl = resolve_impl(name, suite)
-        known = impl.expected_failures or suite.root / "expected-failures" / f"{name}.txt"
-        ef = load_expected_failures(known) if known.is_file() else ExpectedFailures()
-        jobs[name] = (impl, ef)
-        rows[name] = "..."
-    seed, fresh = _fresh(suite, args)
-    cases = select_cases(suite, args.category, args.case, fresh=fresh)
-    n_fresh = sum(1 for c in cases if c.group == FRESH_GROUP)
-
-    def run(name: str) -> RunResult:
-        impl, ef = jobs[name]
-        return run_cases(
-            suite,
-            cases,
-            impl.argv,
-            expected=ef,
-            request_timeout=args.timeout,
-            total_timeout=args.total_timeout,
-            cwd=impl.cwd,
-            seed=seed if n_fresh else None,
-        )
-
-    with ThreadPoolExecutor(max_workers=min(2, os.cpu_count() or 1)) as pool:
-        futures = {name: pool.submit(run, name) for name in jobs}
-        for name, fut in futures.items():
-            rows[name] = fut.result()
-    groups = [g for g in REPORT_GROUPS if any(c.group == g for c in cases)]
-    head = ["implementation", *groups, "total", "status"]
-    table: list[list[str]] = []
-    ok = True
-    for name in names:
-        r = rows[name]
-        if isinstance(r, str):
-            table.append([name, *["-"] * len(groups), "-", r])
-            continue
-        bg = r.by_group()
-        cells = []
-        for g in groups:
-            n = bg.get(g, {})
-            cells.append(f"{n.get(PASSED, 0)}/{sum(n.values())}")
-        status = "ok" if r.ok else f"FAILING ({r.n_failed} unexpected)"
-        if r.count(XFAIL):
-            status += f", {r.count(XFAIL)} expected failures"
-        if r.count(SKIPPED):
-            status += f", {r.count(SKIPPED)} skipped"
-        ok = ok and r.ok
-        table.append([name, *cells, f"{r.count(PASSED)}/{len(r.outcomes)}", status])
-    widths = [max(len(row[i]) for row in [head, *table]) for i in range(len(head))]
-    out.write(
-        f"conformance matrix: suite {suite.suite_version}, {len(cases)} cases ({n_fresh} fresh"
-        + (f", seed {seed}; replay with --seed {seed}" if n_fresh else "")
-        + "), cells are passed/total\n"
-    )
-    for row in [head, *table]:
-        out.write(
-            "  ".join(
-                cell.ljust(widths[i]) if i in (0, len(head) - 1) else cell.rjust(widths[i])
-                for i, cell in enumerate(row)
-            ).rstrip()
-            + "\n"
-        )
-    if args.html:
-        from .html import write_html
-
-        write_html(args.html, rows, suite)
-    for name in names:
-        r = rows[name]
-        if isinstance(r, RunResult) and not r.ok:
-            out.write(f"\n{name}: unexpected results\n")
-            for o in r.outcomes:
-                if o.failed and not o.not_run:
-                    out.write(format_failure(o) + "\n")
-            if r.n_not_run:
-                out.write(f"NOT RUN {r.n_not_run} cases (each counted as failed)\n")
-            for e in r.errors:
-                out.write(sanitize_lines(f"ERROR {e}") + "\n")
-            for s in r.stale:
-                out.write(sanitize_lines(f"STALE {s}") + "\n")
-    return 0 if ok else 1
 
 
 def main(argv: Sequence[str] | None = None) -> int:  # pragma: no cover - `omnimessage conformance` is the entry

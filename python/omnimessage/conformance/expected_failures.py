@@ -136,26 +136,33 @@ def short_reason(o: Outcome) -> str:
 def write_expected_failures(
     result: RunResult, path: str | os.PathLike[str], name: str, suite_ids: Iterable[str]
 ) -> list[str]:
-    """The list that makes the run `result` green: every failing shipped case (only ids of `suite_ids`)
-    with a one-line reason, and a `fresh:CATEGORY` entry per category of failing fresh cases. Written
+    """The list that makes the run `result` green, and every run with another seed: every failing
+    shipped case (only ids of `suite_ids`) with a one-line reason, and, when fresh cases failed,
+    one `fresh:*` entry for their family (which categories fail depends on the seed's draw: a list
+    naming the ones of one run fails the next; the reason names what failed in this one). Written
     atomically; returns the entries written."""
     known = set(suite_ids)
     lines = [
         f"# Expected failures of {sanitize(name)} (case id, then why it fails). Written by",
         "# `omnimessage conformance --update-expected-failures`; a listed case that passes, or an entry",
-        "# that matches no case, fails the run: keep this list exact. Fresh cases (generated anew for",
-        "# each run) are listed by what they expect: fresh:CATEGORY, fresh:canonical, fresh:identical.",
+        "# that matches no case, fails the run: keep this list exact. Fresh cases (generated from the",
+        "# seed) are listed by family: fresh:* holds for every seed; fresh:CATEGORY, fresh:canonical or",
+        "# fresh:identical only for the seeds whose failing cases all expect that.",
     ]
     entries: list[str] = []
-    fresh: dict[str, str] = {}
+    fresh: dict[str, int] = {}
     for o in result.outcomes:
         if o.status not in (FAILED, XFAIL):
             continue
         if o.case.group == FRESH_GROUP:
-            fresh.setdefault(FRESH_PREFIX + fresh_key(o.case), short_reason(o))
+            key = fresh_key(o.case)
+            fresh[key] = fresh.get(key, 0) + 1
         elif o.case.id in known:
             entries.append(f"{o.case.id}  {short_reason(o)}")
-    entries += [f"{k}  {r}" for k, r in fresh.items() if k[len(FRESH_PREFIX) :] in FRESH_KEYS]
+    if fresh:
+        seen = ", ".join(f"{k} {n}" for k, n in sorted(fresh.items()))
+        seed = f" of seed {result.seed}" if result.seed is not None else ""
+        entries.append(f"{FRESH_PREFIX}*  {printable(f'fresh cases fail (in the run{seed}: {seen})', MAX_REASON)}")
     _write_atomically(Path(path), ("\n".join(lines + entries) + "\n").encode("utf-8"))
     return entries
 

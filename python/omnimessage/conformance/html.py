@@ -63,7 +63,7 @@ def _matrix(runs: Mapping[str, RunResult | str], groups: list[str]) -> str:
     rows = []
     for name, r in runs.items():
         if isinstance(r, str):
-            rows.append(f"<tr><td>{_e(name)}</td>" + "<td>-</td>" * (len(groups) + 1) + f"<td>{_e(r)}</td></tr>")
+            rows.append(f"<tr><td>{_e(name)}</td>" + "<td>-</td>" * (len(groups) + 2) + f"<td>{_e(r)}</td></tr>")
             continue
         bg = r.by_group()
         cells = []
@@ -73,9 +73,10 @@ def _matrix(runs: Mapping[str, RunResult | str], groups: list[str]) -> str:
             cells.append(f'<td class="{"bad" if bad else "good"}">{n.get(PASSED, 0)}/{sum(n.values())}</td>')
         status = "ok" if r.ok else f"FAILING ({r.n_failed} unexpected)"
         rows.append(f"<tr><td>{_e(name)}</td>{''.join(cells)}<td>{r.count(PASSED)}/{len(r.outcomes)}</td>"
+                    f"<td>{_e(r.level_reached)}</td>"
                     f'<td><span class="st st-{"ok" if r.ok else "failing"}">{_e(status)}</span></td></tr>')
-    return (f"<table><thead><tr><th>implementation</th>{head}<th>total</th><th>status</th></tr></thead>"
-            f"<tbody>{''.join(rows)}</tbody></table>")
+    return (f"<table><thead><tr><th>implementation</th>{head}<th>total</th><th>level reached</th><th>status</th>"
+            f"</tr></thead><tbody>{''.join(rows)}</tbody></table>")
 
 
 def _cases(name: str, r: RunResult, groups: list[str]) -> str:
@@ -101,7 +102,7 @@ def _cases(name: str, r: RunResult, groups: list[str]) -> str:
             reason = f' <span class="dim">({_e(o.reason)})</span>' if o.reason else ""
             (items if o.failed else quiet).append(
                 f'<div class="case {o.status}"><span class="mark">{_MARK.get(o.status, o.status)}</span>'
-                f"{_e(c.id)}{reason}{body}</div>")
+                f'{_e(c.id)} <span class="dim">[{_e(c.level)}]</span>{reason}{body}</div>')
         if quiet:
             items.append(f'<details class="quiet"><summary>{len(quiet)} case(s) as expected</summary>'
                          f'{"".join(quiet)}</details>')

@@ -50,10 +50,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--omnimessage-seed",
-        type=int,
         default=None,
-        metavar="N",
-        help="the seed of the fresh cases (default: random, shown in the header)",
+        metavar="N|random",
+        help="the seed of the fresh cases (default: derived from the suite version and schema id; `random`: a new "
+        "one; shown in the header)",
     )
     group.addoption(
         "--omnimessage-fresh",
@@ -144,12 +144,17 @@ class _Conformance:
                 self.expected = load_expected_failures(ef_path)
             except (OSError, ValueError) as exc:
                 raise pytest.UsageError(f"--omnimessage-expected-failures: {exc}") from None
-        from .fresh import DEFAULT_FRESH_CASES, fresh_cases, new_seed
+        from .fresh import DEFAULT_FRESH_CASES, fresh_cases, new_seed, stable_seed
 
         n_fresh = config.getoption("omnimessage_fresh")
         n_fresh = DEFAULT_FRESH_CASES if n_fresh is None else n_fresh
         seed = config.getoption("omnimessage_seed")
-        self.seed: int | None = (seed if seed is not None else new_seed()) if n_fresh else None
+        try:
+            chosen = stable_seed(self.suite) if seed is None else new_seed() if seed == "random" else int(seed)
+        except ValueError:
+            why = f"not an integer or `random`: {printable(seed, 40)!r}"
+            raise pytest.UsageError(f"--omnimessage-seed: {why}") from None
+        self.seed: int | None = chosen if n_fresh else None
         try:
             fresh = fresh_cases(self.suite, self.seed, n_fresh) if self.seed is not None else []
         except ValueError as exc:

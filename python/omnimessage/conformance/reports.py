@@ -1,4 +1,5 @@
-"""Reports of a run: text for a terminal, JSON for tools, JUnit XML for CI.
+"""Reports of a run: text for a terminal, JSON for tools, JUnit XML for CI. Each states the level
+each case has and the level the run reached (:mod:`.levels`).
 
 What a testee supplied (its handshake, answers, stderr) is sanitised where it enters a message
 (:mod:`.judge`, :mod:`.testee_process`); every report passes each of its lines through the one
@@ -173,12 +174,15 @@ def report_json(result: RunResult, argv: Sequence[str], suite: Suite) -> dict[st
         "implementation": result.implementation,
         "seed": result.seed,
         "fresh_cases": result.n_fresh,
+        "gate": result.gate,
+        "level_reached": result.level_reached,
         "summary": {
             "passed": result.count(PASSED),
             "failed": result.n_failed,
             "skipped": result.count(SKIPPED),
             "expected_failures": result.count(XFAIL),
             "unexpected_passes": result.count(XPASS),
+            "failed_not_gating": result.n_failed_ungated,
             "ok": result.ok,
             "duration_s": round(result.duration, 3),
         },
@@ -190,6 +194,7 @@ def report_json(result: RunResult, argv: Sequence[str], suite: Suite) -> dict[st
             {
                 "id": o.case.id,
                 "group": o.case.group,
+                "level": o.case.level,
                 "status": o.status,
                 "not_run": o.not_run,
                 "message": "not run (see errors)" if o.not_run else o.message,
@@ -219,10 +224,10 @@ def write_junit(result: RunResult, path: str | os.PathLike[str], name: str) -> N
     seed = f" (seed {result.seed})" if result.seed is not None else ""
     root = ET.Element(
         "testsuites",
-        name=_xml_safe(f"omnimessage-conformance {name}{seed}"),
+        name=_xml_safe(f"omnimessage-conformance {name}{seed}, level reached: {result.level_reached}"),
         tests=str(len(result.outcomes) + len(result.stale)),
         failures=str(result.n_failed),
-        skipped=str(result.count(SKIPPED) + result.count(XFAIL)),
+        skipped=str(result.count(SKIPPED) + result.count(XFAIL) + result.n_failed_ungated),
         time=f"{result.duration:.3f}",
     )
     suites: dict[str, ET.Element] = {}
@@ -237,7 +242,12 @@ def write_junit(result: RunResult, path: str | os.PathLike[str], name: str) -> N
         tc = ET.SubElement(
             s, "testcase", classname=f"omnimessage.conformance.{o.case.group}", name=o.case.id, time=f"{o.duration:.4f}"
         )
-        if o.not_run:  # why: once, in the `run` suite below
+        ET.SubElement(ET.SubElement(tc, "properties"), "property", name="level", value=o.case.level)
+        if not result.gating(o) and o.failed:  # below --level: reported, not a failure of the run
+            ET.SubElement(tc, "skipped", type="not_gating",
+                          message=_xml_safe(f"{o.case.level} case failed (not gating at --level {result.gate}): "
+                                            + o.message.split(chr(10), 1)[0])[:500])
+        elif o.not_run:  # why: once, in the `run` suite below
             ET.SubElement(tc, "failure", message="not run (see the run error)", type="not_run")
         elif o.status in (FAILED, XPASS):
             first = o.message.split("\n", 1)[0]

@@ -17,6 +17,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .levels import LEVELS, REQUIRED
+
 __all__ = [
     "EXPECTATIONS",
     "FRESH_GROUP",
@@ -33,7 +35,7 @@ __all__ = [
     "suite_dir",
 ]
 
-SUITE_VERSION = "2.1.0"
+SUITE_VERSION = "2.2.0"
 """The version of the case set this code reads (`suite_version` in the manifest)."""
 
 PROTOCOL_VERSION = 1
@@ -84,6 +86,7 @@ class Case:
     tags: tuple[str, ...] = ()
     features: tuple[str, ...] = ()
     source: str = ""  # where the input comes from, for messages: `cases/x.jsonl:12`, `base64` or `parts`
+    level: str = REQUIRED  # `required` or `recommended` (:mod:`.levels`; the manifest states it)
 
     @property
     def optional(self) -> bool:
@@ -253,6 +256,9 @@ def _case(raw: Any, files: _Files, index: int) -> Case:
     mode = raw.get("mode", "strict")
     if mode not in ("strict", "lenient"):
         raise SuiteError(f"{where}: mode must be strict or lenient")
+    level = raw.get("level")
+    if level not in LEVELS:
+        raise SuiteError(f"{where}: level must be one of {', '.join(LEVELS)}, got {level!r:.100}")
     limit = raw.get("max_line_bytes")
     if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 1):
         raise SuiteError(f"{where}: max_line_bytes must be a positive integer")
@@ -272,6 +278,7 @@ def _case(raw: Any, files: _Files, index: int) -> Case:
         tags=tuple(raw.get("tags", ())),
         features=tuple(raw.get("features", ())),
         source=source,
+        level=level,
     )
 
 

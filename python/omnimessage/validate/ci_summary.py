@@ -11,28 +11,16 @@ the steps of a job). Strings from input are sanitised, then escaped for Markdown
 from __future__ import annotations
 
 import contextlib
-import html
-import re
 from collections.abc import Sequence
-from typing import Final, TextIO, cast
+from typing import TextIO, cast
 
-from .._sanitize import sanitize
+from .._ci_text import MAX_SUMMARY_FINDINGS, md
 from .._write_errors import named
 from .engine import Finding
 from .output import Reporter, Summary, make_reporter
 from .rules import RULES
 
 __all__ = ["MAX_SUMMARY_FINDINGS", "MarkdownSummary", "Tee", "md", "with_extra_reports"]
-
-MAX_SUMMARY_FINDINGS: Final = 30
-"""Findings listed in the summary; the rest are counted."""
-
-_MD_SPECIAL: Final = re.compile(r"([\\`*_\[\]|~])")
-
-
-def md(s: str) -> str:
-    """A string from input as inert Markdown text (one line; no markup, no HTML, no link)."""
-    return html.escape(_MD_SPECIAL.sub(r"\\\1", sanitize(s)), quote=False)
 
 
 class MarkdownSummary(Reporter):

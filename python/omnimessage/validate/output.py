@@ -16,6 +16,7 @@ from urllib.parse import quote
 from xml.sax.saxutils import escape as xml_escape
 from xml.sax.saxutils import quoteattr
 
+from .._ci_text import workflow_data, workflow_property
 from .._sanitize import sanitize
 from .engine import Finding
 from .progress_log import format_duration
@@ -134,15 +135,6 @@ class JsonReporter(Reporter):
 # ------------------------------------------------------------------ github
 
 
-def _gh_data(s: str) -> str:
-    """Sanitised (no control character, so no line break), then `%` escaped as workflow commands want."""
-    return sanitize(s).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def _gh_prop(s: str) -> str:
-    return _gh_data(s).replace(":", "%3A").replace(",", "%2C")
-
-
 class GithubReporter(Reporter):
     """GitHub Actions workflow commands: `::error file=...,line=...,title=...::message`. With
     `max_annotations` N (GitHub shows 10 of each severity per step), findings past the Nth of their
@@ -163,15 +155,15 @@ class GithubReporter(Reporter):
             self.out.write(f"omnimessage validate: {loc}: {f.rule} {f.severity} (not annotated): "
                            f"{sanitize(f.message)}\n")
             return
-        props = [f"file={_gh_prop(f.path)}"]
+        props = [f"file={workflow_property(f.path)}"]
         if f.line:
             props.append(f"line={f.line}")
-        props.append(f"title={_gh_prop(f'{f.rule} {f.name}')}")
-        self.out.write(f"::{cmd} {','.join(props)}::{_gh_data(f.message + ' (hint: ' + f.hint + ')')}\n")
+        props.append(f"title={workflow_property(f'{f.rule} {f.name}')}")
+        self.out.write(f"::{cmd} {','.join(props)}::{workflow_data(f.message + ' (hint: ' + f.hint + ')')}\n")
 
     def end(self, s: Summary) -> None:
         for fail in s.failures:
-            self.out.write(f"::error title=unreadable input::{_gh_data(fail)}\n")
+            self.out.write(f"::error title=unreadable input::{workflow_data(fail)}\n")
         if s.unlisted_failures:
             self.out.write(f"::error title=unreadable input::{s.unlisted_failures} more input(s), not listed\n")
         if self.plain:

@@ -21,4 +21,6 @@ TARGET = Target(
     "Go package `messages`: types, schema tables, typed decoders, canonical encoders, builders and guards; "
     "the codec is the Go module's runtime (not standalone)",
     (types.render, tables.render, codec.render, builders.render, guards.render),
+    writes=("enums.go", "types.go", "tables.go", "tables_test.go", "decode_*.go", "encode_*.go", "message.go",
+            "builders_*.go", "guards.go"),
 )

@@ -15,4 +15,5 @@ TARGET = Target(
     "python",
     "msgspec structs, their byte-exact codec, builders and guards (needs the omnimessage package at run time)",
     (models.render, codec.render, builders.render, guards.render),
+    writes=("__init__.py", "models.py", "codec.py", "builders.py", "guards.py"),
 )

@@ -21,4 +21,6 @@ TARGET = Target(
     "types, schema tables, typed decoders, canonical encoders, builders and guards; "
     "the codec is the omnimessage crate (not standalone)",
     (types.render, tables.render, codec.render, builders.render, guards.render, modfile.render),
+    writes=("mod.rs", "types.rs", "enums.rs", "message.rs", "tables.rs", "decode_*.rs", "encode_*.rs",
+            "builders_*.rs", "guards.rs"),
 )

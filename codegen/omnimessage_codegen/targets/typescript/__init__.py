@@ -31,6 +31,8 @@ TARGET = Target(
         index.render,
         builders.render, guards.render,
     ),
+    writes=("index.ts", "types.ts", "schema.ts", "validate.ts", "encode.ts", "check.ts", "read.ts", "runtime.ts",
+            "builders.ts", "guards.ts"),
 )
 
 TYPES_TARGET = Target(
@@ -41,4 +43,5 @@ TYPES_TARGET = Target(
         partial(validate.render, flavour=TYPES), partial(guards.render, flavour=TYPES),
         partial(index.render, flavour=TYPES),
     ),
+    writes=("index.ts", "types.ts", "schema.ts", "validate.ts", "guards.ts"),
 )

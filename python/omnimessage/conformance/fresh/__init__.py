@@ -10,7 +10,8 @@ lone surrogate, a torn line, trailing data, invalid UTF-8, deep nesting, a line 
 around the line). The expected answer of each is computed at run time by the reference binding
 (the Python codec, read as a reader reads a one-line file: :class:`.testee.Binding`), never
 written by hand. The same seed gives the same cases (for this version of the package), so
-`--seed N` replays a failure.
+`--seed N` replays a failure; the default seed (:func:`stable_seed`) is derived from the suite,
+so a run is repeatable unless `--seed random` asks otherwise.
 
 Edits are combined so that the expected answer is unique: a case holds at most one defect the
 contract lets implementations report in another order (a schema defect, schema/README.md
@@ -22,12 +23,14 @@ cases a run; a generated line stays below 64 KiB.
 from __future__ import annotations
 
 import base64
+import hashlib
 import random
 import secrets
 from typing import Any
 
 from ..._generated import models
 from ...errors import DecodeError
+from ..levels import RECOMMENDED, REQUIRED
 from ..suite import FRESH_GROUP, Case, Suite
 from . import after_numbers, cr_limit, number_ties, whitespace
 from .byte_edits import BYTE_EDITS as _BYTE_EDITS
@@ -44,6 +47,7 @@ __all__ = [
     "POINTED_CATEGORIES",
     "fresh_cases",
     "new_seed",
+    "stable_seed",
 ]
 
 DEFAULT_FRESH_CASES = 200
@@ -62,8 +66,17 @@ _LIMIT_BYTES = 64 * 1024
 
 
 def new_seed() -> int:
-    """A random seed for a run that was given none (printed, so the run can be replayed)."""
+    """A random seed (`--seed random`, for a nightly job; printed, so the run can be replayed)."""
     return secrets.randbelow(2**32)
+
+
+def stable_seed(suite: Suite) -> int:
+    """The default seed: derived from the suite version and the schema `$id` alone, so the same suite
+    gives every run, every machine and every implementation the same fresh cases (and the same
+    implementation the same verdict). Not from the implementation's command line, which differs
+    between machines (paths) and between the matrix and a single run."""
+    text = f"omnimessage-conformance\0{suite.suite_version}\0{suite.schema_id}".encode()
+    return int.from_bytes(hashlib.sha256(text).digest()[:4], "big")
 
 
 # the open-ended families of suite 2.1 (issue 20), each its own module
@@ -175,6 +188,7 @@ def _case(seed: int, index: int, d: _Draft, answer: tuple[str, bytes | str, str]
         "tags": (FRESH_GROUP, *edits),
         "features": ("lenient",) if d.mode == "lenient" else (),
         "source": f"fresh case #{index} of seed {seed} (base64 {base64.b64encode(d.data[:48]).decode()}...)",
+        "level": RECOMMENDED if d.mode == "lenient" else REQUIRED,  # the manifest's rule (levels.level_by_rule)
     }
     if answer[0] == "encoded":
         out = answer[1]
