@@ -58,7 +58,8 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--impl",
         metavar="IMPL",
-        help="python | typescript | rust | go | naive-json | pydantic | a command line (split like a shell, run without it)",
+        help="python | typescript | rust | go | naive-json | pydantic | a command line (split like a shell, "
+        "run without it)",
     )
     p.add_argument(
         "--expected-failures", metavar="FILE", help="case ids (or globs) expected to fail, each with a reason"
