@@ -388,7 +388,8 @@ def _run_sse(unit: SseUnit, opts: Options, out: Sink, res: UnitResult, progress:
         with contextlib.suppress(OSError, ValueError):
             res.bytes = fh.tell()
     for f in v.finish():
-        out(f)
+        if not (sse.other_protocol and f.rule == "OM004"):  # another protocol (OM907) is not an empty input
+            out(f)
     res.lines = v.lines
     res.messages = v.messages
     res.files = 1
@@ -437,7 +438,8 @@ def _run_url(unit: SseUrlUnit, opts: Options, out: Sink, res: UnitResult) -> Non
     sse = validate_sse(iter_lines_bytes(chunks(), opts.max_line_bytes), v, out, torn_ok=True,
                        max_bytes=opts.max_line_bytes)
     for f in v.finish():
-        out(f)
+        if not (sse.other_protocol and f.rule == "OM004"):  # another protocol (OM907) is not an empty input
+            out(f)
     res.bytes = counted
     res.lines = v.lines
     res.messages = v.messages
