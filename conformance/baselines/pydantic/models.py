@@ -222,7 +222,7 @@ class CompactionMode(StrEnum):
 
 class HookPoint(StrEnum):
     """
-    The hook point that answered. `stop` and `pre_tool_use` are the points whose hooks the reference records (`hooks/stop-hook.ts`, `hooks/tool-hook.ts`); `user_prompt` stays listed (the reference's AMSP types and this project's earlier releases name it), but the reference's prompt hook writes no `hook` event.
+    The hook point that answered. `stop` and `pre_tool_use` are the points whose hooks the reference records (`hooks/stop-hook.ts`, `hooks/tool-hook.ts`); `user_prompt` stays listed, as the reference's AMSP types and this project's earlier releases name it (the seed says only that a hook event carries the point, the name and the decision), but the reference's prompt hook writes no `hook` event, so no decision of that point is known.
     """
 
     stop = "stop"

@@ -192,7 +192,8 @@ ENTRIES: list[dict[str, Any]] = [
                    "changelog 2026-10-04-evaluation-tasks-list.md (penguin run --source benchmark)"]},
     {"path": "newer-producer.trace.jsonl", "input": "jsonl", "profile": "trace", "options": {"lenient": True},
      "what": "a newer producer: additive fields and an unknown event type",
-     "shows": ["token_usage.reported_cost {amount, currency} after request (REAL: the reference's tokenUsage builder)",
+     "shows": ["token_usage.reported_cost {amount, currency} after request (REAL: the reference's tokenUsage builder; "
+               "part of protocol next since, so no longer a newer field there)",
                "request_begin prefix_tokens / prefix_reused (INVENTED stand-ins, not the reference's RequestPrefixDetail: see newest-*)",
                "event context_breakdown (INVENTED stand-in for an event type this protocol does not define)",
                "model_context_window 'unknown' (a string, as agent.ts writes it when the catalog has no window)"],
