@@ -204,6 +204,17 @@ class Model:
     guards: tuple[Guard, ...] = ()
     source: dict[str, Any] = field(default_factory=dict, repr=False)  # the schema document itself
 
+    @property
+    def protocol(self) -> str | None:
+        """The protocol version the schema describes: `x-omnimessage-protocol` of a version's derived
+        schema (`omnimessage schema --protocol V`), else the newest of `x-omnimessage-versions`
+        (the canonical schema is the newest version); None for a schema with no versions."""
+        pinned = self.source.get("x-omnimessage-protocol")
+        if isinstance(pinned, str):
+            return pinned
+        listed = list(self.source.get("x-omnimessage-versions") or ())
+        return str(listed[-1]) if listed else None
+
     def envelope_of(self, struct: str) -> Envelope | None:
         """The envelope whose payload admits struct `struct` (None for nested structs)."""
         return next((e for e in self.envelopes if struct in self.payload_members(e)), None)

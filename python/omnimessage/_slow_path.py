@@ -6,7 +6,7 @@ raw bytes, then `msgspec.convert` checks the schema. A refusal of a well-formed 
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 import msgspec
 
@@ -15,6 +15,21 @@ from ._generated.models import FRAGMENT_OF, PAYLOAD_CLASSES, VERBATIM_LOCATIONS,
 from ._schema_errors import schema_error
 from ._text_walk import _byte_offset, _item_start, _members, _value_end
 from .errors import DecodeError, clip_repr, escape_pointer_token
+
+
+class Shapes(NamedTuple):
+    """What the slow path reads from a generated types module: its `Message` (what
+    `msgspec.convert` checks against), `PAYLOAD_CLASSES`, `VERBATIM_LOCATIONS` and `FRAGMENT_OF`.
+    The runtime's own (`RUNTIME_SHAPES`), or a bound package's (a pinned protocol version's
+    structs decode that version's vocabulary)."""
+
+    message: Any
+    payload_classes: Any
+    verbatim: Any
+    fragment_of: Any
+
+
+RUNTIME_SHAPES: Final = Shapes(Message, PAYLOAD_CLASSES, VERBATIM_LOCATIONS, FRAGMENT_OF)
 
 
 class Refusal(Exception):
@@ -26,8 +41,9 @@ class Refusal(Exception):
         self.raw = raw
 
 
-def decode_slow(data: bytes) -> Message:
-    """Decode a line strictly; raises `DecodeError` (grammar, UTF-8, not an object) or `Refusal`."""
+def decode_slow(data: bytes, shapes: Shapes = RUNTIME_SHAPES) -> Any:
+    """Decode a line strictly into the structs of `shapes`; raises `DecodeError` (grammar, UTF-8,
+    not an object) or `Refusal`."""
     body = data[:-1] if data.endswith(b"\n") else data
     try:
         text = data.decode("utf-8")
@@ -42,9 +58,9 @@ def decode_slow(data: bytes) -> Message:
     if root.kind != _scan.OBJ:
         raise DecodeError("wrong_type", "a message is a JSON object", offset=0)
     try:
-        value = _Builder(text, root).build()
+        value = _Builder(text, root, shapes).build()
         try:
-            msg: Message = msgspec.convert(value, Message, strict=True)
+            msg = msgspec.convert(value, shapes.message, strict=True)
         except msgspec.ValidationError as exc:
             raise Refusal(schema_error(str(exc), root.start, text)) from None
     except Refusal as r:
@@ -72,7 +88,7 @@ class _Builder:
     entered), so the scanned tree and the built values are not both held whole; an array of
     plain scalars (nothing to check) is handed over as the scanner's own list."""
 
-    def __init__(self, text: str, root: _scan.Node) -> None:
+    def __init__(self, text: str, root: _scan.Node, shapes: Shapes = RUNTIME_SHAPES) -> None:
         self.text = text
         self.root = root
         env = root.member("type")
@@ -80,11 +96,11 @@ class _Builder:
         ptype = payload.member("type") if type(payload) is _scan.Node else None
         env_tag = env if type(env) is str else None
         p_tag = ptype if type(ptype) is str else None
-        cls = PAYLOAD_CLASSES.get((env_tag, p_tag))  # type: ignore[arg-type]
-        self.verbatim = {path: shape for path, shape in VERBATIM_LOCATIONS.get(cls, ())} if cls else _NO_VERBATIM
+        cls = shapes.payload_classes.get((env_tag, p_tag))
+        self.verbatim = {path: shape for path, shape in shapes.verbatim.get(cls, ())} if cls else _NO_VERBATIM
         # A streaming partial's fragment field may escape lone surrogates (a pair cut between two
         # deltas); its path from the payload, or None.
-        frag = FRAGMENT_OF.get(cls) if cls else None
+        frag = shapes.fragment_of.get(cls) if cls else None
         self.fragment: tuple[str] | None = (frag[1],) if frag else None
         self.raws: dict[str, msgspec.Raw] = {}  # short verbatim values, interned as `_scan` does strings
 

@@ -14,6 +14,7 @@ import msgspec
 
 from ._accel_select import DECODER, NATIVE
 from ._generated.models import ENVELOPE_TAGS, NUMBER_LOCATIONS, VERBATIM_LOCATIONS
+from ._slow_path import RUNTIME_SHAPES, Shapes
 
 
 class Tables(NamedTuple):
@@ -22,7 +23,7 @@ class Tables(NamedTuple):
     verbatim: Mapping[Any, Any]  # VERBATIM_LOCATIONS
     numbers: Mapping[Any, Any]  # NUMBER_LOCATIONS
     unknown: Callable[[object], TypeError]  # the error for a value `encode` cannot take
-    adopt: Callable[[Any], Any] | None  # a slow-path result (the runtime's structs) in these types; None: the same
+    shapes: Shapes  # what the slow path decodes into: the same module's structs and tables
     # The native fast path for these structs (omnimessage._accel.decode: the typed decode and the
     # one-pass proof of canonical form), or None: decode, re-encode and compare (._fast_path).
     native: Callable[[bytes], Any] | None = None
@@ -35,4 +36,4 @@ def _unknown(msg: object) -> TypeError:
 
 
 RUNTIME: Final = Tables(DECODER, dict(ENVELOPE_TAGS), VERBATIM_LOCATIONS, NUMBER_LOCATIONS,
-                        _unknown, None, NATIVE)
+                        _unknown, RUNTIME_SHAPES, NATIVE)

@@ -15,9 +15,15 @@ the same `DecodeError`s), reading the generated module's tables instead of the r
 also be called directly (annotate it: `Codec[omtypes.Message]`).
 
 Compatibility: a generated module is accepted when its wire structure (its structs, their fields
-and types, the verbatim, number and fragment tables) is exactly the runtime's; anything else is
-refused at import time with :class:`IncompatibleSchemaError`, naming both schema ids, both
-releases and the first definition that differs. A value `encode` does not know (a struct of
+and types, the verbatim, number and fragment tables) is exactly what this runtime's generator
+writes for the protocol version the module states (`PROTOCOL_VERSION`; a module without one states
+the newest): for the newest version, the runtime's own structs; for an older one (`omnimessage
+generate --protocol V`), the digest of that version's structure recorded in `_binding_digests`
+when this release was built. Anything else is refused at import time with
+:class:`IncompatibleSchemaError`, naming the schema ids, the protocol versions, the releases and,
+against the runtime's own structs, the first definition that differs. The codec bound to an older
+version decodes that version's vocabulary strictly (its slow path too decodes into the module's
+structs) and writes it byte for byte. A value `encode` does not know (a struct of
 another package, a bare payload, anything else) is a `TypeError` saying what to pass.
 
 Also here, for the generated builders: `now`, `verbatim`, `ABSENT`, `JsonObject`.
@@ -25,6 +31,8 @@ Also here, for the generated builders: `now`, `verbatim`, `ABSENT`, `JsonObject`
 
 from __future__ import annotations
 
+import hashlib
+import json
 from types import ModuleType
 from typing import Any, Final, Generic, Literal, TypeVar, overload
 
@@ -32,11 +40,14 @@ import msgspec
 
 from . import _tables
 from . import codec as _codec
+from ._binding_digests import BINDING_DIGESTS
 from ._builder_support import ABSENT, JsonObject, now, verbatim
 from ._generated import models as _runtime
+from ._slow_path import Shapes
 from .codec import OpaqueMessage
 
-__all__ = ["ABSENT", "Codec", "IncompatibleSchemaError", "JsonObject", "now", "unknown_struct", "verbatim"]
+__all__ = ["ABSENT", "Codec", "IncompatibleSchemaError", "JsonObject", "now", "signature_digest", "unknown_struct",
+           "verbatim"]
 
 M = TypeVar("M")
 _Data = bytes | bytearray | memoryview | str
@@ -115,7 +126,24 @@ def _signature(types: Any) -> dict[str, Any]:
     return {"root": strip(doc), **defs, **{t: named(getattr(types, t)) for t in _TABLES}}
 
 
+def signature_digest(types: Any) -> str:
+    """The sha256 of a generated types module's wire structure (:func:`_signature` as canonical
+    JSON): what `_binding_digests` records for each protocol version's bindings."""
+    text = json.dumps(_signature(types), sort_keys=True, separators=(",", ":"), default=repr)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 _RUNTIME_SIGNATURE: dict[str, Any] | None = None
+
+
+def _fix(by: str, version: str) -> str:
+    """What to do about refused bindings: regenerate them with this runtime, or, when this very
+    release wrote them, say that they were changed since (two identical releases explain nothing)."""
+    flag = "" if version == _runtime.PROTOCOL_VERSION else f" --protocol {version}"
+    again = f"regenerate it with this runtime (`{_GENERATE}{flag}`)"
+    if by == _release():
+        return f"{again}: this release did not write these structs as they are (edited, or made from another schema)"
+    return f"{again}, or install omnimessage {by}, the release that generated it"
 
 
 def _check(types: ModuleType) -> None:
@@ -126,18 +154,31 @@ def _check(types: ModuleType) -> None:
             f"{types.__name__} is not a module written by `{_GENERATE}` (it has no {', '.join(missing)}): pass the "
             "generated package (omnimessage.Codec(myapp.omtypes)) or its models module"
         )
+    by = str(getattr(types, "GENERATOR_VERSION", "an unknown release"))
+    version = str(getattr(types, "PROTOCOL_VERSION", _runtime.PROTOCOL_VERSION))
+    pkg = _package(types.__name__)
+    said = f"{pkg} was generated from schema {types.SCHEMA_ID} (protocol {version}) by omnimessage {by}"
+    if version != _runtime.PROTOCOL_VERSION:
+        digest = BINDING_DIGESTS.get(version)
+        if digest is None:
+            raise IncompatibleSchemaError(
+                f"{said}, but this runtime (omnimessage {_release()}) knows no protocol {version} (it knows "
+                f"{', '.join(BINDING_DIGESTS)}): install omnimessage {by}, the release that generated it")
+        if signature_digest(types) != digest:
+            raise IncompatibleSchemaError(
+                f"{said}, but its structs are not this runtime's (omnimessage {_release()}) bindings of protocol "
+                f"{version}: {_fix(by, version)}")
+        return
     if _RUNTIME_SIGNATURE is None:
         _RUNTIME_SIGNATURE = _signature(_runtime)
     theirs = _signature(types)
     differ = sorted(k for k in _RUNTIME_SIGNATURE.keys() | theirs.keys() if _RUNTIME_SIGNATURE.get(k) != theirs.get(k))
     if differ:
-        by = getattr(types, "GENERATOR_VERSION", "an unknown release")
         first = differ[0].removeprefix("$defs/")
         more = f" and {len(differ) - 1} more" if len(differ) > 1 else ""
         raise IncompatibleSchemaError(
-            f"{_package(types.__name__)} was generated from schema {types.SCHEMA_ID} by omnimessage {by}, but this "
-            f"runtime (omnimessage {_release()}) speaks schema {_runtime.SCHEMA_ID}, and they differ ({first}{more}): "
-            f"regenerate it with this runtime (`{_GENERATE}`), or install the omnimessage release that generated it"
+            f"{said}, but this runtime (omnimessage {_release()}) speaks schema {_runtime.SCHEMA_ID} (protocol "
+            f"{version}), and they differ ({first}{more}): {_fix(by, version)}"
         )
 
 
@@ -155,19 +196,14 @@ class Codec(Generic[M]):
             return
         _check(types)
         self.package = _package(types.__name__)
-        message = types.Message
         package = self.package
-
-        def adopt(msg: Any) -> Any:  # the slow path decodes into the runtime's structs: the same shapes
-            return msgspec.convert(msgspec.to_builtins(msg, builtin_types=(msgspec.Raw,)), message, strict=True)
-
         self._tables = _tables.Tables(
-            msgspec.json.Decoder(message),
+            msgspec.json.Decoder(types.Message),
             dict(types.ENVELOPE_TAGS),
             types.VERBATIM_LOCATIONS,
             types.NUMBER_LOCATIONS,
             lambda msg: unknown_struct(msg, package),
-            adopt,
+            Shapes(types.Message, types.PAYLOAD_CLASSES, types.VERBATIM_LOCATIONS, types.FRAGMENT_OF),
         )
 
     @property

@@ -195,8 +195,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
     line (the known targets and a "did you mean", or the pip command), before anything is written."""
     import difflib
 
-    from omnimessage_codegen import TARGETS, generate, load_schema
+    from omnimessage_codegen import TARGETS, generate, load_protocol, load_schema
     from omnimessage_codegen.targets import DOCUMENTED
+
+    from .versions import versions
 
     target = TARGETS.get(args.target)
     if target is None:
@@ -211,7 +213,12 @@ def cmd_generate(args: argparse.Namespace) -> int:
         sys.stderr.write(f"omnimessage generate: --target {target.name} needs {what}, which the '{target.extra}' "
                          f"extra installs: {install_hint(target.extra or target.name)}\n")
         return EXIT_USAGE
-    for path in generate(args.target, load_schema(), Path(args.out)):
+    if args.protocol is not None and args.protocol not in versions():
+        name = sanitize(clip_text(repr(args.protocol)))
+        sys.stderr.write(f"omnimessage generate: unknown protocol {name} (known: {', '.join(versions())})\n")
+        return EXIT_USAGE
+    model = load_schema() if args.protocol is None else load_protocol(args.protocol)
+    for path in generate(args.target, model, Path(args.out)):
         sys.stderr.write(f"wrote {path}\n")
     return EXIT_OK
 
@@ -275,7 +282,8 @@ def add_schema_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 
 GENERATE_DESCRIPTION = """\
-Write the files of one target, generated from the canonical schema, into DIR (each
+Write the files of one target, generated from the canonical schema (or, with
+--protocol VERSION, from that protocol version's schema), into DIR (each
 file replaced atomically, created with the usual permissions: 0666 less the umask).
 The python target writes a package importing the omnimessage runtime by name, whose
 decode/encode are the runtime's byte-exact codec bound to its own structs; the
@@ -313,6 +321,8 @@ def add_generate_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]
     g.formatter_class = argparse.RawDescriptionHelpFormatter  # two lines per target, as written
     g.add_argument("--target", required=True, help=f"what to generate: {', '.join(DOCUMENTED)} (see below)")
     g.add_argument("--out", required=True, metavar="DIR", help="output directory")
+    g.add_argument("--protocol", metavar="VERSION", help="generate the bindings of one protocol version (a "
+                   "pinned producer release: `omnimessage schema --protocol VERSION`) instead of the newest")
     g.set_defaults(func=cmd_generate)
 
 

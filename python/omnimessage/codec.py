@@ -96,8 +96,8 @@ _NATIVE: Final = RUNTIME.native
 
 
 def _decode(data: bytes | bytearray | memoryview | str, lenient: bool, t: Tables) -> Any:
-    """`decode` into the structs `t` reads (`omnimessage.bind.Codec`): the slow path's result,
-    in the runtime's structs, is adopted into them."""
+    """`decode` into the structs `t` reads (`omnimessage.bind.Codec`): the slow path decodes into
+    them too (`t.shapes`), so a pinned protocol version's vocabulary is decoded as that version's."""
     try:
         if type(data) is not bytes:
             data = _as_bytes(data)
@@ -105,8 +105,7 @@ def _decode(data: bytes | bytearray | memoryview | str, lenient: bool, t: Tables
         msg = native(data) if native is not None else _decode_fast(data, t)
         if msg is not None:
             return msg
-        slow = _decode_slow(data, lenient)
-        return slow if t.adopt is None or type(slow) is OpaqueMessage else t.adopt(slow)
+        return _decode_slow(data, lenient, t.shapes)
     except (MemoryError, RecursionError):
         pass  # leave the handler first, so that what the failed attempt held is freed
     raise _too_large()
@@ -146,9 +145,9 @@ def canonicalize(line: bytes | bytearray | memoryview | str, *, lenient: bool = 
     return encode(decode(line, lenient=lenient))
 
 
-def _decode_slow(data: bytes, lenient: bool) -> Message | OpaqueMessage:
+def _decode_slow(data: bytes, lenient: bool, shapes: _slow_path.Shapes = _slow_path.RUNTIME_SHAPES) -> Any:
     try:
-        return _slow_path.decode_slow(data)
+        return _slow_path.decode_slow(data, shapes)
     except _slow_path.Refusal as r:
         if lenient:
             return OpaqueMessage(raw=r.raw, error=r.err)

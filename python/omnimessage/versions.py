@@ -307,6 +307,8 @@ def derive(version: str, doc: dict[str, Any] | None = None) -> dict[str, Any]:
             target["properties"][e["property"]] = copy.deepcopy(e["schema"])
             if e.get("required"):
                 target.setdefault("required", []).append(e["property"])
+            for b in target.get("x-omnimessage-builders", {}).values():  # the version's builders take it
+                b["positional" if e.get("required") else "keyword"].append(e["property"])
         elif "kind" in e and "oneOf" in target:
             kname = "".join(w.title() for w in e["kind"].split("_")) + "Payload"
             defs[kname] = copy.deepcopy(e["schema"])

@@ -114,7 +114,8 @@ def test_consecutive_versions_show_what_the_changelog_says(capsys: pytest.Captur
             ("kind-added", "EventPayload", "'hook'")} <= d
     assert r["summary"][READER] and r["summary"][WRITER]
     r = reports[("0.2.6", "next")]
-    assert r["summary"] == {READER: 0, WRITER: 0, COMPATIBLE: 6}  # the fingerprint is additive and optional
+    # the fingerprint and the provider-reported cost are additive and optional
+    assert r["summary"] == {READER: 0, WRITER: 0, COMPATIBLE: 7}
     assert {c["what"].split()[0] for c in r["changes"]} == {
         "'prefix_hash'", "'prefix_head_hash'", "'prefix_records'", "'prefix_chars'", "'prefix_extends_prev'",
-        "'prefix_thinking_level'"}
+        "'prefix_thinking_level'", "'reported_cost'"}

@@ -72,9 +72,17 @@ fn builders_write_what_the_reference_producer_writes() {
             ..Default::default()
         }),
         token_counts(Default::default()),
-        TokenUsageOptions { timestamp: ts() },
+        TokenUsageOptions {
+            timestamp: ts(),
+            reported_cost: Some(ReportedCost {
+                amount: 0.25,
+                currency: "USD".into(),
+            }),
+        },
     );
     assert!(text(&u).contains(r#""session":{"cache_read":0,"cache_write":0,"output":0,"total":7}"#));
+    // reported_cost (protocol next) after request, as the reference's tokenUsage writes it
+    assert!(text(&u).ends_with(r#""total":0},"reported_cost":{"amount":0.25,"currency":"USD"}}}"#));
     let now = request_begin(Default::default());
     let Message::Event(ev) = &now else { panic!("an event") };
     assert_eq!(ev.timestamp.len(), TS.len());

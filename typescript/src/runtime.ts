@@ -9,13 +9,16 @@
  * - the schema: the same `urn:omnimessage:schema:` major version, and a minor.patch no newer than
  *   this runtime's (the runtime decodes everything the generated types can describe);
  * - the generator: a version this runtime's satisfies as a caret range (`^0.1.0`: 0.1.x from
- *   0.1.0 on; `^1.2.0`: 1.x from 1.2.0 on), so every helper the generated code calls exists.
+ *   0.1.0 on; `^1.2.0`: 1.x from 1.2.0 on), so every helper the generated code calls exists;
+ * - the protocol version: code generated for an older version (`omnimessage generate --protocol V`,
+ *   schema id `...:protocol-V`) is refused, saying so: this package's codec decodes its own
+ *   (the newest) version only (docs/bindings.md, "Versions").
  *
  * @module
  */
 
 import { defined, nonEmpty, stamp, verbatim } from "./builder-support.js";
-import { GENERATOR_VERSION, SCHEMA_ID } from "./generated/schema.js";
+import { GENERATOR_VERSION, PROTOCOL_VERSION, SCHEMA_ID } from "./generated/schema.js";
 
 export type { JsonObjectInput, Stamp } from "./builder-support.js";
 export type { OpaqueMessage } from "./codec.js";
@@ -49,6 +52,8 @@ export class IncompatibleSchemaError extends Error {
 }
 
 const SCHEMA_PREFIX = "urn:omnimessage:schema:";
+/** A schema id of one protocol version (`omnimessage schema --protocol V`): the id, `:protocol-`, the version. */
+const PROTOCOL_SUFFIX = /^(.{1,200}):protocol-([A-Za-z0-9._-]{1,40})$/;
 const HELPERS: Runtime = Object.freeze({ defined, nonEmpty, stamp, verbatim });
 
 function semver(v: unknown): [number, number, number] | null {
@@ -71,7 +76,17 @@ function quote(v: unknown): string {
 export function incompatibility(code: GeneratedCode): string | null {
   const ours = semver(SCHEMA_ID.slice(SCHEMA_PREFIX.length))!;
   const id = code?.schemaId;
-  const theirs = typeof id === "string" && id.startsWith(SCHEMA_PREFIX) ? semver(id.slice(SCHEMA_PREFIX.length)) : null;
+  const pinned = typeof id === "string" ? PROTOCOL_SUFFIX.exec(id) : null;
+  if (pinned !== null && pinned[2] !== PROTOCOL_VERSION) {
+    return (
+      `it was generated for protocol ${quote(pinned[2])}, and this package's codec decodes protocol ` +
+      `${PROTOCOL_VERSION} only (generate without --protocol, or use --target typescript-types for that version's ` +
+      `types and validators)`
+    );
+  }
+  const bare = pinned !== null ? pinned[1] : id;
+  const theirs =
+    typeof bare === "string" && bare.startsWith(SCHEMA_PREFIX) ? semver(bare.slice(SCHEMA_PREFIX.length)) : null;
   if (theirs === null) return `its schema id ${quote(id)} is not ${SCHEMA_PREFIX}MAJOR.MINOR.PATCH`;
   if (theirs[0] !== ours[0]) return `schema major versions differ (${theirs[0]} against this runtime's ${ours[0]})`;
   if (newer(theirs, ours)) return `its schema ${id} is newer than this runtime's ${SCHEMA_ID}`;

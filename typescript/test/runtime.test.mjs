@@ -2,7 +2,7 @@
 // incompatible schema or generator with an IncompatibleSchemaError, naming both sides.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { GENERATOR_VERSION, SCHEMA_ID, IncompatibleSchemaError as FromIndex } from "../dist/index.js";
+import { GENERATOR_VERSION, PROTOCOL_VERSION, SCHEMA_ID, IncompatibleSchemaError as FromIndex } from "../dist/index.js";
 import { IncompatibleSchemaError, incompatibility, register } from "omnimessage/runtime";
 
 const schema = (v) => `urn:omnimessage:schema:${v}`;
@@ -59,4 +59,15 @@ test("code from a newer generator, or another generator line, is refused", () =>
 
 test("what the message quotes from generated code is clipped", () => {
   assert.throws(() => register({ ...ok, schemaId: "x".repeat(10_000) }), (e) => e.message.length < 800);
+});
+
+test("code generated for another protocol version is refused, saying which; the runtime's own version is not", () => {
+  const pinned = `${SCHEMA_ID}:protocol-0.2.4`;
+  assert.throws(() => register({ ...ok, schemaId: pinned }), (e) => {
+    assert.ok(e instanceof IncompatibleSchemaError);
+    assert.ok(e.message.includes('it was generated for protocol "0.2.4", and this package\'s codec decodes protocol'), e.message);
+    assert.ok(e.message.includes("--target typescript-types"), e.message);
+    return true;
+  });
+  assert.equal(incompatibility({ ...ok, schemaId: `${SCHEMA_ID}:protocol-${PROTOCOL_VERSION}` }), null);
 });

@@ -65,6 +65,21 @@ class TokenCounts(BaseModel):
     total: Annotated[int, Field(description="All tokens.", ge=0, le=9007199254740991)]
 
 
+class ReportedCost(BaseModel):
+    """
+    A cost the provider reported for one request: an amount in a currency.
+    """
+
+    model_config = ConfigDict(
+        extra="forbid",
+    )
+    amount: Annotated[
+        float,
+        Field(description="The amount, as the provider reported it (a JSON number, spelled as JavaScript prints it)."),
+    ]
+    currency: Annotated[str, Field(description="The currency the amount is in, as the provider named it (`USD`).")]
+
+
 class Fidelity(BaseModel):
     """
     Opaque provider data (thinking signatures, encrypted reasoning, phase labels, the upstream reasoning field name, ...). Carried verbatim: an implementation keeps the exact source bytes of this value (whitespace, key order, duplicate keys, number spelling and escapes included) and writes them back unchanged, because some providers require it byte for byte when history is replayed. Omitted when it would be empty.
@@ -207,7 +222,7 @@ class CompactionMode(StrEnum):
 
 class HookPoint(StrEnum):
     """
-    The hook point that answered.
+    The hook point that answered. `stop` and `pre_tool_use` are the points whose hooks the reference records (`hooks/stop-hook.ts`, `hooks/tool-hook.ts`); `user_prompt` stays listed, as the reference's AMSP types and this project's earlier releases name it (the seed says only that a hook event carries the point, the name and the decision), but the reference's prompt hook writes no `hook` event, so no decision of that point is known.
     """
 
     stop = "stop"
@@ -217,7 +232,7 @@ class HookPoint(StrEnum):
 
 class HookDecision(StrEnum):
     """
-    What a hook decided.
+    What a hook decided; each point has its own decisions: `stop` gives `continue` or `stop`, `pre_tool_use` gives `allow` or `deny` (validator rule OM507).
     """
 
     continue_ = "continue"
@@ -591,7 +606,7 @@ class RequestBeginPayload(BaseModel):
     prefix_thinking_level: Annotated[
         ThinkingLevel | None,
         Field(
-            description="The thinking level this request carries, when it carries one (absent on compaction requests and when no level is pinned)."
+            description="The thinking level pinned for this request, stamped whenever a level is pinned, on compaction requests too (the reference fingerprints a compaction request keeping its baseline); absent when no level is pinned."
         ),
     ] = None
 
@@ -642,7 +657,7 @@ class ApprovalDecisionPayload(BaseModel):
 
 class TokenUsagePayload(BaseModel):
     """
-    Token usage; the last message of a model stream, followed by `request_end`.
+    Token usage; the last message of a model stream, followed by `request_end`. Since protocol `next` a producer that knows what the provider billed adds `reported_cost` after `request`.
     """
 
     model_config = ConfigDict(
@@ -651,6 +666,12 @@ class TokenUsagePayload(BaseModel):
     type: Annotated[Literal["token_usage"], Field(description="Payload discriminator: always `token_usage`.")]
     session: Annotated[TokenCounts, Field(description="Cumulative usage of the session.")]
     request: Annotated[TokenCounts, Field(description="Usage of the latest request.")]
+    reported_cost: Annotated[
+        ReportedCost | None,
+        Field(
+            description="What the provider reported this request cost, when it reported a figure (the reference's `tokenUsage(session, request, reportedCost)`); absent otherwise."
+        ),
+    ] = None
 
 
 class CompactionBeginPayload(BaseModel):

@@ -10,7 +10,7 @@ from .js_json import record
 from .newest_sessions import model_switch_session, newest_session
 from .release_sessions import legacy_0_1_1, legacy_0_2_0, legacy_0_2_4, legacy_source_benchmark, newer_producer
 from .session import Session
-from .sse_capture import sse_capture
+from .sse_capture import amsp_capture, sse_capture
 from .subagent_sessions import subagent_sessions
 from .turn_sessions import abort_session, hooks_session, plain_turn, retries_session, tools_session
 
@@ -78,4 +78,5 @@ def corpus() -> dict[str, bytes]:
     for name, data in trace_files(switch, "2026-10-12").items():
         files[f"newest-model-switch/{name}"] = data
     files["newest-model-switch.stream.jsonl"] = lines(switch.stream)
+    files["newest-amsp-v1.sse"] = amsp_capture()
     return files

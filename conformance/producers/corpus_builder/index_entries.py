@@ -37,6 +37,8 @@ SWITCH = ("packages/core/src/session.ts, newest indexed version (switchModel: ma
           "context's session_meta yielded last, its file opened at once); packages/server test of POST /switch-model "
           "(kinds compaction_begin, token_usage, compaction_end, tool_list_ready, session_meta); search index ids "
           "70162188640, 70782977612")
+BUILDERS_NEWEST = ("packages/core/src/omnimessage/builders.ts, newest indexed version (tokenUsage(session, request, "
+                   "reportedCost): reported_cost after request); search index id 68603818276")
 DOCS = "packages/docs/content/omni-message.en.md (newest: four stop reasons, error pair, hook, source values)"
 
 ENTRIES: list[dict[str, Any]] = [
@@ -190,7 +192,8 @@ ENTRIES: list[dict[str, Any]] = [
                    "changelog 2026-10-04-evaluation-tasks-list.md (penguin run --source benchmark)"]},
     {"path": "newer-producer.trace.jsonl", "input": "jsonl", "profile": "trace", "options": {"lenient": True},
      "what": "a newer producer: additive fields and an unknown event type",
-     "shows": ["token_usage.reported_cost {amount, currency} after request (REAL: the reference's tokenUsage builder)",
+     "shows": ["token_usage.reported_cost {amount, currency} after request (REAL: the reference's tokenUsage builder; "
+               "part of protocol next since, so no longer a newer field there)",
                "request_begin prefix_tokens / prefix_reused (INVENTED stand-ins, not the reference's RequestPrefixDetail: see newest-*)",
                "event context_breakdown (INVENTED stand-in for an event type this protocol does not define)",
                "model_context_window 'unknown' (a string, as agent.ts writes it when the catalog has no window)"],
@@ -200,16 +203,19 @@ ENTRIES: list[dict[str, Any]] = [
      "what": "protocol next: fingerprinted requests, a compaction that streamed its thinking, rotation",
      "shows": ["every request_begin carries prefix_hash, prefix_head_hash, prefix_records, prefix_chars; "
                "prefix_extends_prev from a context's second request on; prefix_thinking_level when a level is pinned",
-               "the compaction request's request_begin is stamped too (trace only) and keeps the turn baseline",
+               "the compaction request's request_begin is stamped too (trace only), with the pinned prefix_thinking_level, and keeps the turn baseline",
+               "the compaction's first attempt: request_end retryable with error_message, attempt and retry_in_ms, no error_code (runCompactionRequest)",
+               "token_usage.reported_cost {amount, currency} after request (tokenUsage(session, request, reportedCost))",
                "the complete thinking and text of the compaction request are stored; _002 opens with meta, MCP pair, tool_list_ready",
                "the new context's first request starts the fingerprint chain over (no prefix_extends_prev)"],
-     "reference": [FINGERPRINT, ENGINE_NEWEST, WRITER]},
+     "reference": [FINGERPRINT, ENGINE_NEWEST, WRITER, BUILDERS_NEWEST]},
     {"path": "newest.stream.jsonl", "input": "jsonl", "profile": "stream",
      "what": "protocol next: the same session as streamed",
      "shows": ["the compaction's thinking as partial_thinking start/delta/stop with no complete thinking after the stop",
                "then its summary as partial_text, no complete text; every attempt's token_usage without request events",
+               "token_usage.reported_cost {amount, currency} after request on turn requests",
                "the new context's mcp_connect_begin / mcp_connect_end and tool_list_ready right after compaction_end"],
-     "reference": [ENGINE_NEWEST, FINGERPRINT]},
+     "reference": [ENGINE_NEWEST, FINGERPRINT, BUILDERS_NEWEST]},
     {"path": "newest-model-switch", "input": "dir", "profile": "trace",
      "what": "protocol next: an in-session model switch, as stored",
      "shows": ["a manual summarize compaction on the old model (request stamped, keepBaseline)",
@@ -221,6 +227,14 @@ ENTRIES: list[dict[str, Any]] = [
                "after compaction_end: the new context's tool_list_ready, then its session_meta without origin, last",
                "the next request on the new model, fingerprinted from a fresh chain"],
      "reference": [SWITCH, ENGINE_NEWEST]},
+    {"path": "newest-amsp-v1.sse", "input": "sse", "profile": "stream",
+     "what": "not OmniMessage: the server's separate AMSP /v1 stream of one run, given to the SSE validator",
+     "shows": ["unnamed data: events of flat objects with a dotted type and an at time, closed by data: [DONE]",
+               "the validator says once that this is another protocol (OM907 at the first event), "
+               "instead of OM112 and OM102 for every event"],
+     "findings": [{"rule": "OM907", "line": 1}],
+     "reference": ["the AMSP wire types of the newest indexed server sources (stream := run.started body* run.done, "
+                   "closed by data: [DONE]; its path is not in the index record): search index id 70216828558"]},
 ]
 
 

@@ -10,9 +10,14 @@ connect pair), the input of committed requests and this request's input, one JSO
 per line; `prefix_hash` and `prefix_head_hash` are the first 32 hex digits of a sha256 of the
 whole and of the head, `prefix_chars` the UTF-16 length, `prefix_extends_prev` whether the text
 starts with the previous request's (absent on a context's first request), `prefix_thinking_level`
-the level a turn request carries (never a compaction request's). A compaction request is stamped
-but keeps the baseline (`keepBaseline`); a completed attempt's input joins the committed input; a
-new context starts the chain over (`startNewContext`).
+the level pinned for the request, whenever one is pinned: on a compaction request too. A
+compaction request is stamped but keeps the baseline (`keepBaseline`); a completed attempt's input
+joins the committed input; a new context starts the chain over (`startNewContext`).
+
+Also the newest builders and engine (search index ids 68603818276, 69336790305): `token_usage`
+may carry `reported_cost {amount, currency}` after `request` (`tokenUsage(session, request,
+reportedCost)`), and a compaction request's `request_end` is built without `error_code`: a failed
+attempt carries `error_message`, `attempt` and `retry_in_ms` alone (`runCompactionRequest`).
 """
 
 from __future__ import annotations
@@ -86,8 +91,9 @@ def _connect(s: Session, *, stream: bool, trace: bool, durations: tuple[int, int
 
 def newest_session() -> Session:
     """A first run (MCP + tools) with two fingerprinted turn requests, the second at a pinned
-    thinking level; a summarize compaction whose request streams thinking and text (its
-    request_begin stamped, trace-only); the new context's MCP pair and tool_list_ready streamed
+    thinking level, a provider-reported cost on two token_usage; a summarize compaction whose first
+    attempt fails with error_message alone and whose second streams thinking and text (each
+    request_begin stamped with the pinned level, trace-only); the new context's MCP pair and tool_list_ready streamed
     right after compaction_end; the next run's first request starts the fingerprint chain over."""
     s = new_session("session-2026-10-12-10-04-31-5be07a3c", "2026-10-12T02:04:31.207Z",
                     provider="anthropic", model_id="claude-opus-5", window=1000000)
@@ -104,7 +110,7 @@ def newest_session() -> Session:
     s.stream_tool_call("mcp__pg__query", q, ['{"sql":"select day, count(*) from readings ', "where station = 'BRK' group by day\"}"])
     s.approve(q, "allow", 9)
     s.run_tool(q, ["day|count\nMon|24\nTue|24\nWed|24\nThu|24\nFri|24\nSat|24\nSun|0\n"], gap=310)
-    s.usage(counts(0, 31200, 91, 31291), 130)
+    s.usage(counts(0, 31200, 91, 31291), 130, extra={"reported_cost": {"amount": 0.4692, "currency": "USD"}})
     s.end(2)
     fp.commit(turn1)
     out = [s.files[-1][-3]]  # the tool_call_output: the next turn's input
@@ -117,7 +123,10 @@ def newest_session() -> Session:
     # summarize compaction at the Task boundary; the request streams thinking, then text
     s.event(compaction_begin("context", "summarize", 231657, 2), 6)
     cprompt = s.user_input(SUMMARY_PROMPT, 1)
-    s.emit(s.msg("event_msg", fp.stamp([cprompt], keep_baseline=True), 2), stream=False)
+    # the first attempt fails before any output: its request_end has error_message alone
+    s.emit(s.msg("event_msg", fp.stamp([cprompt], level="high", keep_baseline=True), 2), stream=False)
+    s.end(30000, "retryable", stream=False, error_message="socket hang up", attempt=1, retry_in_ms=2000)
+    s.emit(s.msg("event_msg", fp.stamp([cprompt], level="high", keep_baseline=True), 2000), stream=False)
     reasoning = ["Keep: the BRK station, the missing Sunday rows, ", "the importer as the cause."]
     s.model(partial_thinking("start"), 820, trace=False)
     for part in reasoning:
@@ -132,8 +141,8 @@ def newest_session() -> Session:
     s.model(partial_text("stop"), 50, trace=False)
     s.model(text("assistant", summary), 1, stream=False)
     s.usage(counts(231000, 0, 141, 231141), 20)
-    s.end(2, attempt=None, stream=False)
-    s.event(compaction_end("context", "summarize", "completed", attempt=1), 1)
+    s.end(2, attempt=2, stream=False)
+    s.event(compaction_end("context", "summarize", "completed", attempt=2), 1)
     # startNewContext: the opener's records stream live now; they head the rotated file
     opened_prompt = PROMPT.replace("(Monday)", "(Monday, context 2)")
     meta2 = s.make_meta(opened_prompt, 8)
@@ -147,7 +156,7 @@ def newest_session() -> Session:
     turn3 = [context_summary, nxt]
     s.emit(s.msg("event_msg", fp2.stamp(turn3, level="high"), 6))
     s.stream_text(["The importer's `isWeekday` guard drops Sunday; ", "it should be `isValidDay`."], gap=70)
-    s.usage(counts(0, 9400, 28, 9428), 120)
+    s.usage(counts(0, 9400, 28, 9428), 120, extra={"reported_cost": {"amount": 0.0142, "currency": "USD"}})
     s.end(2)
     fp2.commit(turn3)
     return s

@@ -80,3 +80,30 @@ def sse_capture() -> bytes:
     out.append(second.event(server({"type": "task_state", "state": "idle"}), "server_event"))
     out.append(": ping\n\n")
     return "".join(out).encode("utf-8", "surrogatepass")
+
+
+def amsp_capture() -> bytes:
+    """The server's separate AMSP `/v1` stream of one run (search index id 70216828558, the AMSP wire
+    types): unnamed `data: <json>` events, flat objects with a dotted `type` and an `at` time
+    (`run.started`, `request.started`, `thinking.delta`, `text.delta`, `text.done`, `request.done`,
+    `run.done`), closed by `data: [DONE]`. Another protocol: the OmniMessage validator says so once
+    (OM907). The key order inside each event is not settled by the types file (written here as the
+    interfaces list them, `type` and `at` first)."""
+    at = ["2026-10-12T04:10:00.120Z", "2026-10-12T04:10:00.131Z", "2026-10-12T04:10:01.402Z",
+          "2026-10-12T04:10:01.655Z", "2026-10-12T04:10:01.790Z", "2026-10-12T04:10:01.791Z",
+          "2026-10-12T04:10:01.799Z", "2026-10-12T04:10:01.803Z"]
+    usage = counts(0, 5200, 14, 5214)
+    events = [
+        {"type": "run.started", "at": at[0], "session_id": "session-2026-10-12-12-10-00-4d2a91f3",
+         "agent": "default_project/default_agent"},
+        {"type": "request.started", "at": at[1], "request": 1},
+        {"type": "thinking.delta", "at": at[2], "thinking": "A greeting; answer briefly."},
+        {"type": "text.delta", "at": at[3], "role": "assistant", "text": "Hello! "},
+        {"type": "text.delta", "at": at[4], "role": "assistant", "text": "How can I help?"},
+        {"type": "text.done", "at": at[5], "role": "assistant", "text": "Hello! How can I help?",
+         "stop_reason": "completed"},
+        {"type": "request.done", "at": at[6], "request": 1, "status": "completed", "usage": usage},
+        {"type": "run.done", "at": at[7], "status": "completed", "requests": 1, "usage": usage,
+         "session_usage": usage},
+    ]
+    return ("".join(f"data: {stringify(e)}\n\n" for e in events) + "data: [DONE]\n\n").encode("utf-8")

@@ -143,3 +143,15 @@ def declare() -> None:
     s.msg_event(s.user)
     n = s.put(b"id: 1784344222-9", b'data: {"timestamp":"2026-07-18T03:11:00.000Z","type":"event_msg","payload":')
     s.expect("OM906", n)
+
+    s = sfx("OM907", "pass-omnimessage-channel", "the OmniMessage channel: unnamed events carry envelopes")
+    sse_turn(s)
+    s = sfx("OM907", "fail-amsp-v1-stream", "the server's AMSP /v1 stream: dotted event types, closed by data: [DONE]; "
+            "reported once, its events not decoded")
+    n = s.put(b'data: {"type":"run.started","at":"2026-07-18T03:10:22.531Z","session_id":"session-2026-07-18-03-10-22-5d41402a","agent":"p/default_agent"}', b"")
+    s.put(b'data: {"type":"request.started","at":"2026-07-18T03:10:22.540Z","request":1}', b"")
+    s.put(b'data: {"type":"text.delta","at":"2026-07-18T03:10:23.001Z","role":"assistant","text":"Hi"}', b"")
+    s.put(b'data: {"type":"run.done","at":"2026-07-18T03:10:23.200Z","status":"completed","requests":1,'
+          b'"usage":{"cache_read":0,"cache_write":0,"output":2,"total":12},"session_usage":null}', b"")
+    s.put(b"data: [DONE]", b"")
+    s.expect("OM907", n)

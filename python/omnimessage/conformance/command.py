@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..versions import versions
 from .escaping import printable, sanitize, sanitize_lines
 from .expected_failures import ExpectedFailures, load_expected_failures, write_expected_failures
 from .fresh import DEFAULT_FRESH_CASES, MAX_FRESH_CASES, MAX_SEED, fresh_cases, new_seed, stable_seed
@@ -22,6 +23,7 @@ from .impls import (
 )
 from .levels import LEVELS, RECOMMENDED
 from .outcomes import XFAIL, Outcome
+from .protocol_cases import of_protocol
 from .reports import MARK, Progress, format_failure, print_result, write_json_report, write_junit
 from .run import DEFAULT_REQUEST_TIMEOUT, DEFAULT_TOTAL_TIMEOUT, run_cases, select_cases
 from .suite import FRESH_GROUP, Case, Suite, SuiteError, load_suite
@@ -134,6 +136,8 @@ def add_parser(sub: Any) -> None:
         action="store_true",
         help="run the deliberately broken Python bindings; exit 1 unless every one fails a case",
     )
+    p.add_argument("--protocol", metavar="VERSION", help="only the cases of one protocol version (an implementation "
+                   "of an older release: the cases whose input is in that version's vocabulary and the newest's)")
     p.add_argument("--list", action="store_true", help="list the selected cases and exit")
     p.add_argument(
         "--update-expected-failures",
@@ -190,6 +194,8 @@ def cmd_conformance(args: argparse.Namespace) -> int:
         suite = load_suite(Path(args.suite) if args.suite else None)
     except SuiteError as exc:
         return _usage(str(exc))
+    if args.protocol is not None and args.protocol not in versions():
+        return _usage(f"unknown protocol {printable(args.protocol, 40)!r} (known: {', '.join(versions())})")
     out = sys.stdout
     if args.coverage:
         from .coverage import coverage, format_coverage
@@ -199,7 +205,7 @@ def cmd_conformance(args: argparse.Namespace) -> int:
         return 0 if cov.complete else 1
     if args.list:
         seed, fresh = _fresh(suite, args)
-        for c in select_cases(suite, args.category, args.case, fresh=fresh):
+        for c in of_protocol(select_cases(suite, args.category, args.case, fresh=fresh), args.protocol):
             line = f"{c.id}\t{c.group}\t{c.expect}{':' + c.category if c.category else ''}\t{c.description}"
             out.write(sanitize(line) + "\n")
         if seed is not None:
@@ -243,7 +249,7 @@ def cmd_conformance(args: argparse.Namespace) -> int:
         seed, fresh = _fresh(suite, args)
     except (ValueError, RuntimeError) as exc:
         return _usage(str(exc))
-    cases = select_cases(suite, args.category, args.case, fresh=fresh)
+    cases = of_protocol(select_cases(suite, args.category, args.case, fresh=fresh), args.protocol)
     if not cases:
         return _usage("no case matches the filters")
     n_fresh = sum(1 for c in cases if c.group == FRESH_GROUP)
@@ -251,6 +257,7 @@ def cmd_conformance(args: argparse.Namespace) -> int:
         f"omnimessage conformance: suite {suite.suite_version}, {len(cases) - n_fresh} of {len(suite.cases)} "
         f"shipped cases and {n_fresh} fresh ones"
         + (f" ({_seed_note(seed, args)})" if n_fresh and seed is not None else "")
+        + (f", protocol {args.protocol}" if args.protocol else "")
         + f", implementation {impl.name}"
         + (f", expected failures from {ef_path}" if ef_path else "")
     )

@@ -22,6 +22,7 @@ from .impls import (
 )
 from .outcomes import PASSED, SKIPPED, XFAIL, RunResult
 from .reports import format_failure
+from .protocol_cases import of_protocol
 from .run import run_cases, select_cases
 from .suite import FRESH_GROUP, REPORT_GROUPS, Case, Suite
 
@@ -53,7 +54,7 @@ def run_matrix(
         ef = load_expected_failures(known) if known.is_file() else ExpectedFailures()
         jobs[name] = (impl, ef)
         rows[name] = "..."
-    cases = select_cases(suite, args.category, args.case, fresh=fresh)
+    cases = of_protocol(select_cases(suite, args.category, args.case, fresh=fresh), args.protocol)
     n_fresh = sum(1 for c in cases if c.group == FRESH_GROUP)
 
     def run(name: str) -> RunResult:

@@ -15,7 +15,7 @@ __all__ = ["Context"]
 
 # Findings about values, not given for a message that had to be repaired after a refusal
 # (the refusal itself is reported; its neutralised fields would only echo it).
-_VALUE_RULES: Final = frozenset({"OM305", "OM306", "OM307", "OM405", "OM408", "OM501", "OM502", "OM506"})
+_VALUE_RULES: Final = frozenset({"OM305", "OM306", "OM307", "OM405", "OM408", "OM501", "OM502", "OM506", "OM507"})
 
 
 class Context:

@@ -390,7 +390,8 @@ def _run_sse(unit: SseUnit, opts: Options, out: Sink, res: UnitResult, progress:
         with contextlib.suppress(OSError, ValueError):
             res.bytes = fh.tell()
     for f in v.finish():
-        out(f)
+        if not (sse.other_protocol and f.rule == "OM004"):  # another protocol (OM907) is not an empty input
+            out(f)
     res.lines = v.lines
     res.messages = v.messages
     res.files = 1
@@ -429,9 +430,10 @@ def _run_url(unit: SseUrlUnit, opts: Options, out: Sink, res: UnitResult) -> Non
             res.failure = f"{unit.name}: {redact_url(live.failure)}"
         return
     findings = v.finish()
-    idle = not v.lines
+    idle = not v.lines and not sse.other_protocol
     for f in findings:
-        if not (idle and f.rule == "OM004"):  # an idle stream is said so below, in words about streams
+        # an idle stream is said so below, in words about streams; another protocol (OM907) is not an empty input
+        if not ((idle or sse.other_protocol) and f.rule == "OM004"):
             out(f)
     res.bytes = live.bytes
     res.lines = v.lines

@@ -261,8 +261,17 @@ _RULE_LIST: list[Rule] = [
     _r("OM506", "incomplete-error-pair", "warning", BOTH, "a failure without its full error pair",
        """Every payload that reports a failure carries both `error_code` (stable, machine-readable, what
        renderers localise from) and `error_message` (the raw text). Here a `retryable` or `fatal` status has
-       no `error_code`, or only one of the two fields is present.""",
+       no `error_code`, or only one of the two fields is present. One exception, the reference's own: the
+       summary request of a compaction (its `request_end` between `compaction_begin` and `compaction_end`)
+       is built without `error_code`, so there a failure with `error_message` alone is not reported.""",
        """Always write `error_code` and `error_message` together on failures."""),
+    _r("OM507", "hook-decision-point", "error", BOTH, "a hook decision its hook point never gives",
+       """Each hook point has its own decisions: a `stop` hook answers `continue` or `stop`, a `pre_tool_use`
+       hook `allow` or `deny`. A `hook` event whose `decision` belongs to the other point contradicts itself
+       (a renderer or a replay cannot tell what happened). `user_prompt` is not checked: the reference's
+       prompt hook writes no `hook` event, so no decision of that point is known.""",
+       """Write the decision the hook point gives: `continue`/`stop` at `stop`, `allow`/`deny` at
+       `pre_tool_use`."""),
     # --- OM6xx origin and session ids ---------------------------------------------------------
     _r("OM601", "empty-origin", "error", BOTH, "`origin` is an empty array",
        """`origin` is absent for the main session and otherwise a non-empty chain of child-session ids, outer
@@ -435,6 +444,13 @@ _RULE_LIST: list[Rule] = [
        """The input ends with an event that has no terminating blank line; per the HTML spec a client
        discards it. Usually a capture cut mid-event (not reported for `--sse-url`, which cuts on purpose).""",
        """End every event with a blank line."""),
+    _r("OM907", "sse-other-protocol", "error", STREAM, "an SSE stream of another protocol (AMSP `/v1`)",
+       """The capture carries the reference server's separate AMSP `/v1` stream: unnamed `data:` events whose
+       JSON objects have dotted types (`run.started`, `text.delta`, `run.done`, ...) and an `at` time, closed by
+       `data: [DONE]`. That is another wire protocol, not OmniMessage: reported once, at its first event, and
+       its events are not decoded as OmniMessages (no OM1xx per event).""",
+       """Validate the server's OmniMessage channel instead (the SSE stream that pushes OmniMessage lines
+       unchanged); AMSP `/v1` is outside this validator."""),
 ]
 
 RULES: Final[dict[str, Rule]] = {r.id: r for r in _RULE_LIST}

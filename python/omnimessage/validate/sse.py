@@ -84,6 +84,8 @@ class SseResult:
     `MAX_NOTED_LINES`)."""
     other_kinds: int = 0
     """`server_event`s of types beyond `MAX_SERVER_EVENT_TYPES` (counted as `<other>`)."""
+    other_protocol: int = 0
+    """Unnamed events of the AMSP `/v1` stream (OM907), not decoded as OmniMessages."""
     epochs: list[int] = field(default_factory=list)
     """Lines of event ids whose epoch differs from the previous id's: a new channel (server restart or
     channel recreated), where the streaming state was reset as for a resync (the first `MAX_NOTED_LINES`)."""
@@ -291,6 +293,11 @@ def validate_sse(
         if ev.oversized:
             validator.feed_raw(None, ev.data_line, True)  # OM105, and the line is counted
             take()
+        elif ev.name == "message" and _amsp(ev.data):
+            if not result.other_protocol:
+                emit("OM907", ev.data_line, "this is the AMSP /v1 stream (dotted event types, data: [DONE]), "
+                                            "another protocol than OmniMessage: its events are not validated")
+            result.other_protocol += 1
         elif ev.name == "message":
             if ev.data_lines > 1:
                 emit("OM903", ev.data_line, f"the message is split over {ev.data_lines} data: lines")
@@ -323,6 +330,21 @@ def validate_sse(
     if result.torn:
         emit("OM906", result.torn, "the input ends inside this event (no blank line after it); clients discard it")
     return result
+
+
+def _amsp(data: bytes) -> bool:
+    """Whether an unnamed event is one of the AMSP `/v1` stream: its closing `[DONE]`, or a JSON
+    object with a dotted `type` (`run.started`), an `at` time and no OmniMessage envelope keys."""
+    if data == b"[DONE]":
+        return True
+    if not data.startswith(b"{") or b'"at"' not in data:
+        return False
+    try:
+        obj = msgspec.json.decode(data)
+    except (msgspec.DecodeError, RecursionError):
+        return False
+    kind = obj.get("type") if isinstance(obj, dict) else None
+    return isinstance(kind, str) and "." in kind and "at" in obj and "payload" not in obj and "timestamp" not in obj
 
 
 def parse_header(spec: str) -> tuple[str, str]:

@@ -61,5 +61,6 @@ def render(model: Model) -> dict[str, str]:
         numbers=numbers,
         categories=cats,
         schema_id=rust_str(model.schema_id),
+        protocol=rust_str(model.protocol or ""),
     )
     return {"tables.rs": text}

@@ -66,7 +66,7 @@ CHECKS: Final[dict[type, tuple[Check, ...]]] = {
     CompactionEndPayload: (pairing.compaction_end, vocabulary.compaction_end),
     AbortPayload: (vocabulary.abort,),
     SubagentPayload: (origin.subagent,),
-    HookPayload: (),
+    HookPayload: (vocabulary.hook,),
 }
 
 

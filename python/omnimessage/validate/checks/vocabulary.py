@@ -1,5 +1,5 @@
 """OM5xx the error vocabulary: `status`, `error_code`, `error_message`, `retry_in_ms` (facts 4, 5);
-and the retired prose `abort.reason` (OM753)."""
+the decisions of each hook point (OM507); and the retired prose `abort.reason` (OM753)."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from ..._generated.models import (
     UNSET,
     AbortPayload,
     CompactionEndPayload,
+    HookPayload,
     McpConnectEndPayload,
     Message,
     RequestEndPayload,
@@ -16,18 +17,21 @@ from ..._generated.models import (
 from ..context import Context
 from ..state import Session
 
-__all__ = ["abort", "compaction_end", "mcp_end", "request_end", "status_fields"]
+__all__ = ["HOOK_DECISIONS", "abort", "compaction_end", "hook", "mcp_end", "request_end", "status_fields"]
 
 
 def status_fields(ctx: Context, status: str, code: str | UnsetType, message: str | UnsetType, line: int, ptr: str,
-                  retry: float | UnsetType = UNSET) -> None:
-    """OM501: no error with `completed`; OM506: an error status has its code, a code its message;
-    OM502: `retry_in_ms` only when retryable."""
+                  retry: float | UnsetType = UNSET, message_alone: bool = False) -> None:
+    """OM501: no error with `completed`; OM506: an error status has its code, a code its message
+    (`message_alone`: a failure with `error_message` and no `error_code` is what the producer writes
+    there); OM502: `retry_in_ms` only when retryable."""
     if status == "completed":
         if code is not UNSET or message is not UNSET:
             which = " and ".join(n for n, v in (("error_code", code), ("error_message", message)) if v is not UNSET)
             ctx.emit("OM501", line, f"{which} with status 'completed'",
                      f"{ptr}/error_code" if code is not UNSET else f"{ptr}/error_message")
+    elif message_alone and code is UNSET and message is not UNSET:
+        pass
     elif status in ("retryable", "fatal") and code is UNSET:
         ctx.emit("OM506", line, f"status {status!r} without error_code", f"{ptr}/status")
     elif (code is UNSET) != (message is UNSET):
@@ -38,7 +42,10 @@ def status_fields(ctx: Context, status: str, code: str | UnsetType, message: str
 
 
 def request_end(ctx: Context, s: Session, p: RequestEndPayload, line: int, msg: Message) -> None:
-    status_fields(ctx, p.status, p.error_code, p.error_message, line, "/payload", p.retry_in_ms)
+    """Inside a compaction window the request is the summary's: the reference builds its
+    `request_end` with `error_message` alone (no `error_code`), so OM506 does not ask for the pair."""
+    status_fields(ctx, p.status, p.error_code, p.error_message, line, "/payload", p.retry_in_ms,
+                  message_alone=s.comp is not None)
 
 
 def compaction_end(ctx: Context, s: Session, p: CompactionEndPayload, line: int, msg: Message) -> None:
@@ -49,6 +56,22 @@ def mcp_end(ctx: Context, s: Session, p: McpConnectEndPayload, line: int, msg: M
     status_fields(ctx, p.status, p.error_code, p.error_message, line, "/payload")
     for i, res in enumerate(p.results):
         status_fields(ctx, res.status, res.error_code, res.error_message, line, f"/payload/results/{i}")
+
+
+HOOK_DECISIONS: dict[str, frozenset[str]] = {
+    "stop": frozenset({"continue", "stop"}),
+    "pre_tool_use": frozenset({"allow", "deny"}),
+}
+"""The decisions each hook point gives (facts 4). `user_prompt` is absent: the reference's prompt
+hook writes no `hook` event, so no decision of that point is known to check."""
+
+
+def hook(ctx: Context, s: Session, p: HookPayload, line: int, msg: Message) -> None:
+    """OM507: a hook's decision is one its point gives."""
+    allowed = HOOK_DECISIONS.get(p.hook)
+    if allowed is not None and p.decision is not UNSET and p.decision not in allowed:
+        ctx.emit("OM507", line, f"decision {p.decision!r} at hook point {p.hook!r}, which decides "
+                                f"{' or '.join(sorted(allowed))}", "/payload/decision")
 
 
 def abort(ctx: Context, s: Session, p: AbortPayload, line: int, msg: Message) -> None:
