@@ -21,8 +21,8 @@ from .impls import (
     typescript_available,
 )
 from .outcomes import PASSED, SKIPPED, XFAIL, RunResult
-from .reports import format_failure
 from .protocol_cases import of_protocol
+from .reports import format_failure
 from .run import run_cases, select_cases
 from .suite import FRESH_GROUP, REPORT_GROUPS, Case, Suite
 

@@ -57,6 +57,7 @@ def render(model: Model) -> dict[str, str]:
         "numbers": numbers,
         "categories": cats,
         "schema_id": go_str(model.schema_id),
+        "protocol": go_str(model.protocol or ""),
     }
     return {
         "tables.go": env.get_template("go/tables.go.j2").render(**ctx),
