@@ -41,6 +41,12 @@ replay in `packages/core/src/trace/resume.ts`) does, and what this module does w
   trace; it is an event and never part of the parent's context. Restore a child by its own
   session id (its files sit in the same trace root).
 
+- **Versions.** Strict by default. `lenient=True` keeps records of a newer version: an opaque
+  event still delimits requests and compactions by its payload `type`, an opaque model message
+  with a `role` is context (its bytes as they are). A `session_meta` this version cannot read
+  (a newer one, or a retired spelling such as the `tools` / `thinking_level` of releases up to
+  0.2.0 or `source: "benchmark"`) is a `RestoreError`: legacy traces are not restored yet.
+
 Every other message is the trace's line byte for byte (`ContextLine.raw`), `fidelity` included.
 Memory: the context is held whole; its bytes are capped by `max_context_bytes`.
 
@@ -157,8 +163,8 @@ def _record(msg: Message | OpaqueMessage, path: str, number: int) -> _Record:
     kind = env.get("type") if isinstance(env, dict) else None
     if kind not in ("model_msg", "event_msg") or not isinstance(payload, dict) or (
             kind == "model_msg" and not isinstance(payload.get("role"), str)):
-        raise RestoreError(path, number, f"{kind if isinstance(kind, str) else 'a record'} of a newer protocol "
-                           "version the context cannot be rebuilt from "
+        raise RestoreError(path, number, f"{kind if isinstance(kind, str) else 'a record'} this protocol version "
+                           "cannot read (a newer or a retired spelling): the context cannot be rebuilt from it "
                            f"({msg.error.category}: {msg.error.detail})")
     ts = env.get("timestamp")
     return _Record(kind, str(payload.get("type")), payload, ts if isinstance(ts, str) else "")

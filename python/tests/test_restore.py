@@ -33,6 +33,9 @@ ROOTS = [
      "after a compaction only _002 counts: summary and prompt, then the committed answer"),
     ("rotation-no-tools", "session-2026-09-14-17-45-09-7d21f08a", [2, 4], [],
      "a discard compaction: _002 opens with session_meta alone, then one committed turn"),
+    ("legacy-0.2.4", "session-2026-08-22-09-15-48-f03b7c2a", [], [3, 4],
+     "the only request of _002 ends aborted: its input (summary 3, prompt 4) is carry-over, its "
+     "partial answer 6 is lost"),
     ("subagent-traces", "session-2026-09-14-18-20-33-e2b7a4c9", [2, 5, 6, 11, 13], [],
      "the parent: its `subagent` pointer event is no message; the child's work is in its own trace"),
     ("subagent-traces", "session-2026-09-14-18-20-35-41fe0c8b", [2, 5, 10, 12], [],
@@ -229,8 +232,14 @@ def test_newer_versions_lenient(tmp_path: Path) -> None:
     assert [(m.line, m.raw) for m in ctx.messages] == [(3, newer_model), (4, USER)]
     with pytest.raises(om.RestoreError, match=":2: unknown_type"):
         om.restore(tmp_path, SID)  # strict: a newer record is an error
-    refused(write_root(tmp_path, meta_line(SID), no_role, USER), 2, "newer protocol", lenient=True)
-    refused(write_root(tmp_path, meta_line(SID, new_field=1), USER), 1, "newer protocol", lenient=True)
+    refused(write_root(tmp_path, meta_line(SID), no_role, USER), 2, "model_msg this protocol version cannot read", lenient=True)
+    refused(write_root(tmp_path, meta_line(SID, new_field=1), USER), 1, "session_meta this protocol version cannot read", lenient=True)
+
+
+def test_legacy_meta_is_an_error() -> None:
+    """Releases up to 0.2.0 wrote `tools` in session_meta: no configuration this version can type."""
+    with pytest.raises(om.RestoreError, match=r"_002\.jsonl:1: session_meta this protocol version cannot read"):
+        om.restore(PRODUCERS / "legacy-0.2.0", "session-2026-08-03-18-44-02-6c0f1a93", lenient=True)
 
 
 def test_newer_producer_lenient(tmp_path: Path) -> None:
