@@ -241,8 +241,7 @@ def restore(
         last_ts = rec.timestamp or last_ts
         if rec.kind == "session_meta":
             if meta is None:
-                if isinstance(msg, OpaqueMessage):  # pragma: no cover - _record refuses it
-                    raise RestoreError(path, line.number, "session_meta of a newer protocol version")
+                assert isinstance(msg, SessionMetaMessage)  # an opaque one: _record refused it
                 meta = ContextLine(path, line.number, line.raw, msg)
             continue
         if rec.kind == "event_msg":
@@ -253,7 +252,7 @@ def restore(
                 completed = rec.fields.get("status") == "completed"
                 if completed:
                     completed_text = request_text
-                replay.request_end(completed, rec.timestamp)
+                replay.request_end(completed, last_ts)  # an opaque end without a timestamp: the last one
                 request_text = []
             elif rec.ptype in ("compaction_begin", "compaction_end"):
                 replay.compaction(rec.ptype == "compaction_begin")
