@@ -22,6 +22,7 @@ from .codec import OpaqueMessage, canonicalize, decode, encode
 from .errors import CATEGORIES, LEXICAL_CATEGORIES, DecodeError
 from .guards import is_complete_model, is_event, is_model, is_partial, is_session_meta
 from .reader import Line, iter_messages
+from .restore_context import ContextLine, Restored, RestoreError, restore
 
 __version__ = "0.1.0"
 
@@ -31,6 +32,10 @@ __all__ = [
     "IncompatibleSchemaError",
     "Line",
     "iter_messages",
+    "ContextLine",
+    "Restored",
+    "RestoreError",
+    "restore",
     "is_complete_model",
     "is_event",
     "is_model",

@@ -339,6 +339,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "omnimessage.validate.command:add_parser",  # the protocol validator (issue 5)
         "check traces and streams against the protocol rules",
     ),
+    "restore": (
+        "omnimessage.restore_cli:add_parser",  # a session's model context from its trace (issue 37)
+        "print a session's model context, restored from its trace",
+    ),
 }
 """Every subcommand. Only the chosen one's module is imported: `omnimessage canonicalize` loads the
 codec, never the validator, the conformance runner or the generator."""

@@ -1,0 +1,59 @@
+"""`omnimessage restore ROOT SESSION_ID`: a session's current model context as JSON Lines."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ._sanitize import sanitize
+from ._write_errors import STDOUT, named
+
+__all__ = ["add_parser"]
+
+EXIT_OK, EXIT_ERRORS = 0, 1
+
+DESCRIPTION = """\
+Print the model context a resume of SESSION_ID rebuilds from the trace root ROOT, as the reference
+harness does: the newest trace file's committed history, then its carry-over input, one message per
+line, each the trace line's exact bytes (fidelity included). Pairing placeholders the reference
+synthesizes are printed too and named on standard error, as are skipped blank or torn lines. A
+context closed by a completed compaction prints nothing and says so on standard error. Anything
+wrong or missing (no such session, a line that does not decode, no session_meta) is one line on
+standard error naming the file and line, exit status 1."""
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
+    """Register `restore` on the `omnimessage` command's subparsers."""
+    r = sub.add_parser("restore", help="print a session's model context, restored from its trace",
+                       description=DESCRIPTION)
+    r.add_argument("root", metavar="ROOT", help="the trace root (<yyyy-mm-dd>/<session_id>_<NNN>.jsonl)")
+    r.add_argument("session_id", metavar="SESSION_ID", help="the session to restore")
+    r.add_argument("--lenient", action="store_true",
+                   help="read events of a newer protocol version as opaque (they never enter the context)")
+    r.set_defaults(func=run)
+    return r
+
+
+def run(args: argparse.Namespace) -> int:
+    from .restore_context import RestoreError, restore
+
+    try:
+        ctx = restore(args.root, args.session_id, lenient=args.lenient)
+    except RestoreError as exc:
+        sys.stderr.write(f"omnimessage restore: {sanitize(str(exc))}\n")
+        return EXIT_ERRORS
+    for number in ctx.skipped:
+        sys.stderr.write(f"omnimessage restore: {sanitize(ctx.path)}:{number}: skipped (a blank or torn line)\n")
+    if ctx.context_closed:
+        where = f", the summary written from line {ctx.summary_from[-1].line}" if ctx.summary_from else ""
+        sys.stderr.write(f"omnimessage restore: {sanitize(ctx.path)}: the context is closed by a completed "
+                         f"compaction: the next one starts empty{where}\n")
+    out = sys.stdout.buffer
+    with named(STDOUT):
+        for item in ctx.messages:
+            if item.line is None:
+                sys.stderr.write(f"omnimessage restore: {sanitize(ctx.path)}: a placeholder output synthesized "
+                                 f"for a tool call with no output in the trace\n")
+            out.write(item.raw + b"\n")
+        out.flush()
+    return EXIT_OK
