@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from .._extras import install_hint
+from .consumer_command import add_role_option, cmd_consumer
 from .escaping import printable, sanitize, sanitize_lines
 from .expected_failures import ExpectedFailures, load_expected_failures, write_expected_failures
 from .fresh import DEFAULT_FRESH_CASES, MAX_FRESH_CASES, MAX_SEED, fresh_cases, new_seed
@@ -217,6 +218,7 @@ def add_parser(sub: Any) -> None:
         metavar="FILE",
         help="after the run, write every failing case with a short reason to FILE (a starting point for a list)",
     )
+    add_role_option(p)
     p.set_defaults(func=cmd_conformance)
 
 
@@ -254,6 +256,8 @@ def _fresh(suite: Suite, args: argparse.Namespace) -> tuple[int | None, list[Cas
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
+    if args.role == "consumer":
+        return cmd_consumer(args)
     try:
         suite = load_suite(Path(args.suite) if args.suite else None)
     except SuiteError as exc:
