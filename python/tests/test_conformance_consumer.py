@@ -19,7 +19,7 @@ from omnimessage.conformance.consumer_run import run_consumer_cases
 from omnimessage.conformance.expected_failures import load_expected_failures
 from omnimessage.conformance.outcomes import FAILED, PASSED, XFAIL, RunResult
 from omnimessage.conformance.suite import load_suite
-from omnimessage.conformance.testee_process import Testee
+from omnimessage.conformance import testee_process
 
 NAIVE = Path(__file__).with_name("naive_consumer_testee.py")
 TS_TESTEE = ["node", os.environ["OMNIMESSAGE_TS_BIN"], "testee"]
@@ -50,14 +50,14 @@ def test_the_cases_file_is_what_its_tool_writes(suite_cases: tuple[Any, list[Con
 def _schema_checked(monkeypatch: pytest.MonkeyPatch) -> list[tuple[dict[str, Any], bytes]]:
     """Record every consumer request and answer line of the run, to check them against the schema."""
     seen: list[tuple[dict[str, Any], bytes]] = []
-    original = Testee.request_line
+    original = testee_process.Testee.request_line
 
-    def recording(self: Testee, req: dict[str, Any], timeout: float) -> bytes:
+    def recording(self: testee_process.Testee, req: dict[str, Any], timeout: float) -> bytes:
         line = original(self, req, timeout)
         seen.append((req, line))
         return line
 
-    monkeypatch.setattr(Testee, "request_line", recording)
+    monkeypatch.setattr(testee_process.Testee, "request_line", recording)
     return seen
 
 
@@ -138,7 +138,7 @@ HOSTILE = {
     "nested-garbage": '{"id": ID, "result": "rendered", "cards": [{"origin": [[[[1]]]], "messages": []}]}',
     "not-json": '"\\u001b[31mred',
     "wrong-id": '{"id": "other", "result": "rendered", "cards": []}',
-    "huge": '{"id": ID, "result": "rendered", "cards": [], "pad": "' + "x" * (3 << 20) + '"}',
+    "huge": '{"id": ID, "result": "rendered", "cards": [], "pad": "PAD"}',  # PAD: 3 MiB, over the 1 MiB cap
     "deep": "[" * 100000,
 }
 
@@ -153,7 +153,7 @@ def test_hostile_answers_fail_the_case_and_the_run_ends(kind: str, suite_cases: 
         "print(json.dumps({'hello':h['hello'],'protocol':1}),flush=True)\n"
         "for line in sys.stdin:\n"
         "    r=json.loads(line)\n"
-        f"    sys.stdout.write({answer!r}.replace('ID', json.dumps(r['id']))+'\\n'); sys.stdout.flush()\n"
+        f"    sys.stdout.write({answer!r}.replace('ID', json.dumps(r['id'])).replace('PAD', 'x' * (3 << 20))+'\\n'); sys.stdout.flush()\n"
     )
     result = run_consumer_cases(suite, cases[:2], [sys.executable, "-c", code], request_timeout=30)
     assert [o.status for o in result.outcomes] == [FAILED, FAILED]
