@@ -14,12 +14,12 @@ from typing import Any
 import pytest
 from conftest import ROOT, needs
 
+from omnimessage.conformance import testee_process
 from omnimessage.conformance.consumer_cases import ConsumerCase, load_consumer_cases
 from omnimessage.conformance.consumer_run import run_consumer_cases
 from omnimessage.conformance.expected_failures import load_expected_failures
 from omnimessage.conformance.outcomes import FAILED, PASSED, XFAIL, RunResult
 from omnimessage.conformance.suite import load_suite
-from omnimessage.conformance import testee_process
 
 NAIVE = Path(__file__).with_name("naive_consumer_testee.py")
 TS_TESTEE = ["node", os.environ["OMNIMESSAGE_TS_BIN"], "testee"]

@@ -40,7 +40,7 @@ class _Card(msgspec.Struct, forbid_unknown_fields=False):
 
 
 class _Answer(msgspec.Struct, forbid_unknown_fields=False):
-    id: str | None | msgspec.UnsetType = msgspec.UNSET
+    id: str | msgspec.UnsetType | None = msgspec.UNSET
     result: str | msgspec.UnsetType = msgspec.UNSET
     cards: Annotated[list[_Card], msgspec.Meta(max_length=MAX_CARDS)] | msgspec.UnsetType = msgspec.UNSET
     message: str | msgspec.UnsetType = msgspec.UNSET

@@ -59,10 +59,11 @@ class ScriptLog:
             if duplicated:
                 self._note(f"request {n + 1} carried Last-Event-ID more than once")
             elif last_event_id != conn.last_event_id:
-                said = "no Last-Event-ID" if last_event_id is None else f"Last-Event-ID {printable(last_event_id, 80)!r}"
+                said = ("no Last-Event-ID" if last_event_id is None
+                        else f"Last-Event-ID {printable(last_event_id, 80)!r}")
                 want = "none" if conn.last_event_id is None else repr(conn.last_event_id)
-                self._note(f"request {n + 1} (a reconnect)" if n else "the first request")
-                self.problems[-1] += f" carried {said}, expected {printable(want, 80)}"
+                which = f"request {n + 1} (a reconnect)" if n else "the first request"
+                self._note(f"{which} carried {said}, expected {printable(want, 80)}")
             return conn
 
     def _note(self, text: str) -> None:
