@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +21,6 @@ from omnimessage.conformance.outcomes import FAILED, PASSED, XFAIL, RunResult
 from omnimessage.conformance.suite import load_suite
 
 NAIVE = Path(__file__).with_name("naive_consumer_testee.py")
-TS_TESTEE = ["node", os.environ["OMNIMESSAGE_TS_BIN"], "testee"]
 SCHEMA = ROOT / "conformance" / "testee-protocol.schema.json"
 
 
@@ -73,14 +71,20 @@ def _validate(seen: list[tuple[dict[str, Any], bytes]]) -> None:
 
 @needs("node")
 def test_typescript_testee_passes_every_case(
-    suite_cases: tuple[Any, list[ConsumerCase]], monkeypatch: pytest.MonkeyPatch
+    suite_cases: tuple[Any, list[ConsumerCase]], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    suite, cases = suite_cases
+    """The documented command (conformance/README.md), in process, so its exchanges are checked
+    against the protocol schema."""
+    from omnimessage.cli import main as cli_main
+
+    _, cases = suite_cases
     seen = _schema_checked(monkeypatch)
-    result = run_consumer_cases(suite, cases, TS_TESTEE, request_timeout=60, total_timeout=600)
-    failures = [f"{o.case.id}: {o.message}" for o in result.outcomes if o.status != PASSED]
-    assert not failures and not result.errors, "\n".join(failures + result.errors)
-    assert len(seen) == len(cases)
+    report = tmp_path / "r.json"
+    code = cli_main(["conformance", "--role", "consumer", "--impl", "typescript", "--timeout", "60", "--json",
+                     str(report)])
+    statuses = {c["id"]: (c["status"], c["message"]) for c in json.loads(report.read_text())["cases"]}
+    assert code == 0 and {s for s, _ in statuses.values()} == {PASSED}, statuses
+    assert len(statuses) == len(seen) == len(cases)
     _validate(seen)
 
 
