@@ -18,8 +18,10 @@ from omnimessage.conformance.consumer_cases import ConsumerCase, load_consumer_c
 from omnimessage.conformance.consumer_run import run_consumer_cases
 from omnimessage.conformance.expected_failures import load_expected_failures
 from omnimessage.conformance.outcomes import FAILED, PASSED, XFAIL, RunResult
+from omnimessage.conformance.run import Limits
 from omnimessage.conformance.suite import load_suite
 
+LIMITS = Limits(request_timeout=60, total_timeout=600)
 NAIVE = Path(__file__).with_name("naive_consumer_testee.py")
 SCHEMA = ROOT / "conformance" / "testee-protocol.schema.json"
 
@@ -102,14 +104,14 @@ def test_the_naive_consumer_passes_the_basics(suite_cases: tuple[Any, list[Consu
     what fails it, not its being naive in general."""
     suite, cases = suite_cases
     basics = [c for c in cases if c.id in {"consumer.basic.lf", "consumer.resume.mid-frame", "consumer.resync"}]
-    result = run_consumer_cases(suite, basics, [sys.executable, str(NAIVE)], request_timeout=60)
+    result = run_consumer_cases(suite, basics, [sys.executable, str(NAIVE)], limits=LIMITS)
     assert all(o.status == PASSED for o in result.outcomes), [o.message for o in result.outcomes]
 
 
 @pytest.mark.parametrize("defect", sorted(DEFECTS))
 def test_a_naive_consumer_fails_the_suite(defect: str, suite_cases: tuple[Any, list[ConsumerCase]]) -> None:
     suite, cases = suite_cases
-    result = run_consumer_cases(suite, cases, [sys.executable, str(NAIVE), "--defect", defect], request_timeout=60)
+    result = run_consumer_cases(suite, cases, [sys.executable, str(NAIVE), "--defect", defect], limits=LIMITS)
     status = _statuses(result)
     assert not result.ok
     missed = {cid for cid in DEFECTS[defect] if status[cid] != FAILED}
@@ -159,7 +161,7 @@ def test_hostile_answers_fail_the_case_and_the_run_ends(kind: str, suite_cases: 
         "    r=json.loads(line)\n"
         f"    sys.stdout.write({answer!r}.replace('ID', json.dumps(r['id'])).replace('PAD', 'x' * (3 << 20))+'\\n'); sys.stdout.flush()\n"
     )
-    result = run_consumer_cases(suite, cases[:2], [sys.executable, "-c", code], request_timeout=30)
+    result = run_consumer_cases(suite, cases[:2], [sys.executable, "-c", code], limits=LIMITS)
     assert [o.status for o in result.outcomes] == [FAILED, FAILED]
     for o in result.outcomes:
         assert "\x1b" not in o.message and ("protocol" in o.message or "too_large" in o.message), o.message
@@ -189,5 +191,5 @@ def test_xfail_status_is_reported(suite_cases: tuple[Any, list[ConsumerCase]], t
     listed.write_text("consumer.resync  keeps its cards\n")
     chosen = [c for c in cases if c.id == "consumer.resync"]
     result = run_consumer_cases(suite, chosen, [sys.executable, str(NAIVE), "--defect", "no-resync"],
-                                expected=load_expected_failures(listed), request_timeout=60)
+                                expected=load_expected_failures(listed), limits=LIMITS)
     assert _statuses(result) == {"consumer.resync": XFAIL} and result.ok

@@ -36,6 +36,7 @@ def cmd_consumer(args: argparse.Namespace) -> int:
     from .command import BASELINES, ConformanceUsageError, resolve_impl
     from .consumer_cases import load_consumer_cases
     from .consumer_run import run_consumer_cases
+    from .run import Limits
 
     for name in _NOT_FOR_CONSUMER:
         if getattr(args, name, None):
@@ -87,8 +88,9 @@ def cmd_consumer(args: argparse.Namespace) -> int:
             out.flush()
 
     try:
-        result = run_consumer_cases(suite, cases, argv, expected=expected, request_timeout=args.timeout,
-                                    total_timeout=args.total_timeout, cwd=impl.cwd, on_outcome=on_outcome)
+        limits = Limits(request_timeout=args.timeout, total_timeout=args.total_timeout)
+        result = run_consumer_cases(suite, cases, argv, expected=expected, limits=limits, cwd=impl.cwd,
+                                    on_outcome=on_outcome)
     finally:
         progress.close()
     if result.implementation:

@@ -11,7 +11,6 @@ reaches a message only through the one sanitiser.
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Callable, Sequence
 from typing import Annotated
 
@@ -22,10 +21,10 @@ from .consumer_cases import ConsumerCase
 from .escaping import clip, printable
 from .expected_failures import ExpectedFailures
 from .outcomes import FAILED, PASSED, Outcome, RunResult
-from .run import DEFAULT_REQUEST_TIMEOUT, DEFAULT_TOTAL_TIMEOUT, MAX_RESTARTS, Limits, _Run
+from .run import Limits, _Run
 from .sse_script import ScriptLog, ScriptServer
 from .suite import Case, Suite
-from .testee_process import DEFAULT_STARTUP_TIMEOUT, Testee, TesteeError
+from .testee_process import Testee, TesteeError
 
 __all__ = ["MAX_CARDS", "MAX_MESSAGES", "judge_cards", "parse_cards_answer", "run_consumer_cases"]
 
@@ -119,29 +118,24 @@ def _compare(cc: ConsumerCase, got: Cards) -> list[str]:
 
 
 class _ConsumerRun(_Run):
-    def __init__(self, server: ScriptServer, cases: Sequence[ConsumerCase], *args: object, **kw: object) -> None:
-        super().__init__(*args, **kw)  # type: ignore[arg-type]
+    def __init__(self, server: ScriptServer, cases: Sequence[ConsumerCase], suite: Suite, argv: Sequence[str],
+                 expected: ExpectedFailures, limits: Limits, cwd: str | os.PathLike[str] | None,
+                 on_outcome: Callable[[Outcome], None] | None) -> None:
+        super().__init__(suite, argv, expected, limits, cwd, on_outcome)
         self.server = server
         self.by_id = {c.id: c for c in cases}
 
     def _ask(self, testee: Testee, case: Case) -> tuple[str, str]:
         cc = self.by_id[case.id]
         testee.max_response_bytes = max(MIN_ANSWER_BYTES, 4 * cc.size)
-        budget = min(self.limits.request_timeout, max(0.0, self.deadline - time.monotonic()))
+        budget = self._budget()
         url, log = self.server.add(cc)
         try:
             line = testee.request_line({"id": case.id, "role": "consumer", "url": url}, budget)
             return judge_cards(cc, parse_cards_answer(line, case.id), log)
         except TesteeError as exc:
-            message = f"{exc.kind}: {exc.message}"
-            if exc.kind == "timeout":
-                message = f"timeout: no answer within {budget:.3g}s; the testee was killed"
-            self._retire(testee, kill=True)
-            self.testee = None
-            self.restarts += 1
-            if self.restarts > self.limits.max_restarts:
-                self._give_up(f"the testee failed {self.restarts} times (crash, hang or protocol error); giving up")
-            return FAILED, "\n".join([message, *log.summary()])
+            status, message = self._lost(testee, exc, budget)
+            return status, "\n".join([message, *log.summary()])
         finally:
             self.server.drop(url)
 
@@ -152,22 +146,20 @@ def run_consumer_cases(
     argv: Sequence[str],
     *,
     expected: ExpectedFailures | None = None,
-    request_timeout: float = DEFAULT_REQUEST_TIMEOUT,
-    total_timeout: float = DEFAULT_TOTAL_TIMEOUT,
-    startup_timeout: float = DEFAULT_STARTUP_TIMEOUT,
+    limits: Limits | None = None,
     cwd: str | os.PathLike[str] | None = None,
     on_outcome: Callable[[Outcome], None] | None = None,
-    max_restarts: int = MAX_RESTARTS,
 ) -> RunResult:
-    """Serve each case's script, ask the testee `argv` for its cards, judge them."""
-    limits = Limits(request_timeout, total_timeout, startup_timeout, max_restarts, MIN_ANSWER_BYTES)
+    """Serve each case's script, ask the testee `argv` for its cards, judge them (`limits`: those of
+    the codec role; an answer's cap is set per case)."""
+    expected = expected or ExpectedFailures()
     with ScriptServer() as server:
-        run = _ConsumerRun(server, cases, suite, argv, expected or ExpectedFailures(), limits, cwd, on_outcome)
+        run = _ConsumerRun(server, cases, suite, argv, expected, limits or Limits(), cwd, on_outcome)
         try:
             for cc in cases:
                 run.run(cc.case)
         finally:
             run.close()
         result = run.finish()
-    result.stale = (expected or ExpectedFailures()).stale(c.id for c in cases)
+    result.stale = expected.stale(c.id for c in cases)
     return result
