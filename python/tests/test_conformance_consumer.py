@@ -193,3 +193,11 @@ def test_xfail_status_is_reported(suite_cases: tuple[Any, list[ConsumerCase]], t
     result = run_consumer_cases(suite, chosen, [sys.executable, str(NAIVE), "--defect", "no-resync"],
                                 expected=load_expected_failures(listed), limits=LIMITS)
     assert _statuses(result) == {"consumer.resync": XFAIL} and result.ok
+
+
+def test_python_testee_passes_every_case(suite_cases: tuple[Any, list[ConsumerCase]]) -> None:
+    """`--impl python`: omnimessage.consume's subscribe and RenderModel, through the same runner."""
+    suite, cases = suite_cases
+    result = run_consumer_cases(suite, cases, [sys.executable, "-m", "omnimessage.conformance.testee"], limits=LIMITS)
+    failures = [f"{o.case.id}: {o.message}" for o in result.outcomes if o.status != PASSED]
+    assert not failures and not result.errors and len(result.outcomes) == len(cases), "\n".join(failures)
