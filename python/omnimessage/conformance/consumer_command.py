@@ -59,7 +59,7 @@ def cmd_consumer(args: argparse.Namespace) -> int:
         return _usage("no consumer case matches the filters")
     if not args.impl:
         return _usage("--impl is required (python, typescript or a command)")
-    if args.impl in (*BASELINES, "rust"):
+    if args.impl in (*BASELINES, "rust", "go"):
         return _usage(f"--impl {args.impl}: a codec testee, with no consumer role (python, typescript or a command)")
     try:
         impl = resolve_impl(args.impl, suite)
