@@ -26,7 +26,8 @@ class Context:
     __slots__ = (
         "_pending", "blank_at", "canonical", "capped", "children", "collect_subagents", "expect_session",
         "file_lines", "file_msgs", "file_started", "gated", "head", "heal", "legacy", "legacy_line", "lenient",
-        "line", "lines", "main", "messages", "meta", "meta_line", "overflow", "profile", "protocol", "repaired",
+        "line", "lines", "main", "messages", "meta", "meta_line", "midstream", "overflow", "profile", "protocol",
+        "repaired",
         "rotated", "source", "subagents", "tools", "trace", "truncated", "ts_hour", "ts_second", "window",
     )
 
@@ -60,6 +61,7 @@ class Context:
         self.messages = 0
         self.window = window  # how many answered call ids a session remembers
         self.trace = profile == "trace"
+        self.midstream = False  # the stream may start mid-session: see `unknown_past`
         self.main = Session()
         self.children: dict[tuple[str, ...], Session] = {}  # at most MAX_CHILD_SESSIONS (state.py)
         self.overflow: Session | None = None  # the session of every child chain past MAX_CHILD_SESSIONS
@@ -120,6 +122,23 @@ class Context:
             s.req = s.usage = 0
             s.usage_reported = False
             s.comp = s.mcp = None
+
+    def unknown_past(self) -> None:
+        """What came before this point is unknown: a stream joined mid-session, or one that resumed
+        after a gap (`resync_required`). Each session known so far, and each child first seen without
+        its `session_meta` from now on, judges only what such a stream proves: no OM401/OM404 for a
+        call never seen, no OM301 for a fragment whose start was never seen, no OM406/OM407/OM409/OM410
+        for an end (or a `token_usage`) whose begin was never seen, no OM605. What was open is forgotten
+        (its end, or a call's output, may have been in the gap): no OM420/OM421/OM422 for it either."""
+        self.midstream = True
+        self.discontinuity()
+        for s in self.sessions():
+            s.blind = True
+            s.blind_pairs = {"req", "comp", "mcp"}
+            s.req = s.usage = 0
+            s.usage_reported = False
+            s.comp = s.mcp = None
+            s.calls.clear()
 
     def discontinuity(self) -> None:
         """The stream has a gap (an SSE `resync_required`): forget open streaming segments, which the

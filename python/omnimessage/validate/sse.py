@@ -5,33 +5,36 @@ stream as UTF-8 with replacement; a validator must see invalid bytes). Lines end
 or CR; a line starting with `:` is a comment (heartbeats); `data:` lines are joined with LF;
 an empty line dispatches the event; an event with no data is not dispatched; an unterminated
 event at the end of the input is discarded.
+
+A live stream (`live.LiveStream`) adds two marks between its chunks: `Mark.CUT`, a new connection
+(what was left of a line or an event torn by the cut is dropped; the stream goes on, judged as one,
+the server replaying from `Last-Event-ID`), and `Mark.UNKNOWN_PAST`, the stream starts mid-session
+(the rules then judge only what such a stream proves: `Context.unknown_past`). A `resync_required`
+is a gap, so what came before it is unknown too. Findings about an event's message name the event
+id (the last one seen, as a client's `lastEventId`) after the line number.
 """
 
 from __future__ import annotations
 
-import contextlib
-import http.client
-import queue
+import enum
 import re
-import socket
-import threading
-import time
 import urllib.parse
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import BinaryIO, Final
 
 import msgspec
 
+from .._sanitize import clip_text
+from ..consume.request import MAX_HEADERS, check_header, redacted
 from .engine import Finding, Validator
 from .rules import RULES
 from .state import MAX_SERVER_EVENT_TYPES
 
 __all__ = [
-    "MAX_HEADERS", "MAX_NOTED_LINES", "MAX_SERVER_EVENT_TYPES", "LiveStream", "SseEvent", "SseResult",
-    "check_header", "check_sse_url", "iter_events", "iter_lines_bytes", "open_url_lines", "parse_header", "redacted",
-    "validate_sse",
+    "MAX_HEADERS", "MAX_NOTED_LINES", "MAX_SERVER_EVENT_TYPES", "Mark", "SseEvent", "SseResult", "check_header",
+    "check_sse_url", "iter_events", "iter_lines_bytes", "parse_header", "redacted", "validate_sse",
 ]
 
 _ID: Final = re.compile(rb"([\x21-\x7e]{1,64})-([0-9]{1,19})\Z")
@@ -40,16 +43,14 @@ characters of a random UUID), then a decimal sequence number. The epoch may itse
 sequence is what follows the last one."""
 _BOM: Final = b"\xef\xbb\xbf"
 MAX_NOTED_LINES: Final = 11
-_TOKEN: Final = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-"""A header name: an RFC 7230 token."""
-_FIELD_VALUE: Final = re.compile(r"[\t\x20-\x7e\x80-\xff]*")
-"""A header value: visible ASCII, spaces, tabs and obs-text (RFC 7230 field-value); no CR, LF, NUL or
-other control character, nothing beyond Latin-1 (http.client sends values as Latin-1)."""
-MAX_HEADERS: Final = 64
-"""Request headers `--header` may add."""
-MAX_HEADER_BYTES: Final = 8192
-"""The longest header (name and value) accepted."""
 """How many line numbers of resyncs and epoch changes a result keeps (the report names ten, then `...`)."""
+
+
+class Mark(enum.Enum):
+    """What a live stream says between its chunks (see the module's documentation)."""
+
+    CUT = "cut"
+    UNKNOWN_PAST = "unknown_past"
 
 
 @dataclass(slots=True)
@@ -86,18 +87,29 @@ class SseResult:
     epochs: list[int] = field(default_factory=list)
     """Lines of event ids whose epoch differs from the previous id's: a new channel (server restart or
     channel recreated), where the streaming state was reset as for a resync (the first `MAX_NOTED_LINES`)."""
+    cuts: list[int] = field(default_factory=list)
+    """Lines where a live stream's new connection started (the first `MAX_NOTED_LINES`)."""
+    cut_count: int = 0
+    midstream: bool = False
+    """The stream started mid-session (`Mark.UNKNOWN_PAST`)."""
 
 
-def iter_lines_bytes(chunks: Iterable[bytes], max_line_bytes: int) -> Iterator[bytes | None]:
+def iter_lines_bytes(chunks: Iterable[bytes | Mark], max_line_bytes: int) -> Iterator[bytes | Mark | None]:
     """Split a byte stream into lines at CR LF, LF or CR (None: a line over the limit, skipped).
 
-    Memory is bounded by the limit: the pieces of a line beyond it are dropped as they come.
+    Memory is bounded by the limit: the pieces of a line beyond it are dropped as they come. A mark
+    passes through; at `Mark.CUT` a line left unfinished is dropped.
     """
     parts: list[bytes] = []
     size = 0
     skipping = False
     pending_cr = False
     for chunk in chunks:
+        if isinstance(chunk, Mark):
+            if chunk is Mark.CUT:
+                parts, size, skipping, pending_cr = [], 0, False, False
+            yield chunk
+            continue
         if pending_cr and chunk:
             pending_cr = False
             if chunk[:1] == b"\n":
@@ -142,13 +154,13 @@ def iter_lines_bytes(chunks: Iterable[bytes], max_line_bytes: int) -> Iterator[b
 
 
 def iter_events(
-    lines: Iterable[bytes | None],
+    lines: Iterable[bytes | Mark | None],
     result: SseResult,
     *,
     torn_ok: bool = False,
     on_line: Callable[[int], None] | None = None,
     max_bytes: int | None = None,
-) -> Iterator[SseEvent]:
+) -> Iterator[SseEvent | Mark]:
     """Parse SSE lines into events (HTML spec section 9.2.6).
 
     An event's data is held in one byte buffer (its `data:` values, each followed by LF), so what it
@@ -167,7 +179,18 @@ def iter_events(
     data_line = 0
     ev_id: bytes | None = None
     id_line = 0
+    first = 1  # the number of a stream's first line (a BOM may start it)
     for raw in lines:
+        if isinstance(raw, Mark):
+            if raw is Mark.CUT:  # a new connection: the event the cut tore is dropped
+                name, oversized, ev_line, data_line, ev_id, id_line = b"", False, 0, 0, None, 0
+                data, data_lines = bytearray(), 0
+                first = number + 1
+                result.cut_count += 1
+                if len(result.cuts) < MAX_NOTED_LINES:
+                    result.cuts.append(first)
+            yield raw
+            continue
         number += 1
         if on_line is not None:
             on_line(number)
@@ -177,7 +200,7 @@ def iter_events(
             data_line = data_line or number
             data, data_lines = bytearray(), 0
             continue
-        if number == 1 and raw.startswith(_BOM):
+        if number == first and raw.startswith(_BOM):
             raw = raw[3:]
         if not raw:
             if data_lines or oversized:
@@ -219,7 +242,7 @@ def iter_events(
 
 
 def validate_sse(
-    lines: Iterable[bytes | None],
+    lines: Iterable[bytes | Mark | None],
     validator: Validator,
     sink: Callable[[Finding], None],
     *,
@@ -233,11 +256,23 @@ def validate_sse(
     last_id_line = 0
     src = validator.source
 
+    cite = ""  # the last event id seen, as findings name it
+
     def emit(rule: str, line: int, message: str) -> None:
         sink(Finding(rule, RULES[rule].severity, message, src, line))
 
+    def take() -> None:
+        for f in validator.take():
+            sink(replace(f, message=f"{f.message} (event id {cite})") if cite else f)
+
     for ev in iter_events(lines, result, torn_ok=torn_ok, on_line=on_line, max_bytes=max_bytes):
+        if isinstance(ev, Mark):
+            if ev is Mark.UNKNOWN_PAST:
+                result.midstream = True
+                validator.unknown_past()
+            continue
         if ev.id is not None:
+            cite = clip_text(ev.id.decode("utf-8", "replace"), 80)
             m = _ID.match(ev.id)
             if m is None:
                 emit("OM901", ev.id_line, f"event id {ev.id[:60]!r} is not shaped <epoch>-<seq>")
@@ -246,6 +281,7 @@ def validate_sse(
                 if last_id is not None and cur[0] != last_id[0]:
                     # A new epoch is a new channel: epochs have no order, and the client resyncs.
                     validator.restart()
+                    validator.unknown_past()
                     if len(result.epochs) < MAX_NOTED_LINES:
                         result.epochs.append(ev.id_line)
                 elif last_id is not None and cur[1] <= last_id[1]:
@@ -254,14 +290,12 @@ def validate_sse(
                 last_id, last_id_line = cur, ev.id_line
         if ev.oversized:
             validator.feed_raw(None, ev.data_line, True)  # OM105, and the line is counted
-            for f in validator.take():
-                sink(f)
+            take()
         elif ev.name == "message":
             if ev.data_lines > 1:
                 emit("OM903", ev.data_line, f"the message is split over {ev.data_lines} data: lines")
             validator.feed_raw(ev.data, ev.data_line, True)
-            for f in validator.take():
-                sink(f)
+            take()
         elif ev.name == "server_event":
             try:
                 obj = msgspec.json.decode(ev.data)
@@ -278,8 +312,9 @@ def validate_sse(
                 result.other_kinds += 1
                 kind = "<other>"
             result.server_events[kind] += 1
-            if kind == "resync_required":
+            if kind == "resync_required":  # a gap: what came before it is unknown
                 validator.discontinuity()
+                validator.unknown_past()
                 if len(result.resyncs) < MAX_NOTED_LINES:
                     result.resyncs.append(ev.data_line)
         else:
@@ -288,29 +323,6 @@ def validate_sse(
     if result.torn:
         emit("OM906", result.torn, "the input ends inside this event (no blank line after it); clients discard it")
     return result
-
-
-def redacted(name: str) -> str:
-    """How a header is named in any output: `Authorization: <redacted>` (its value may be a credential)."""
-    return f"{name}: <redacted>"
-
-
-def check_header(name: str, value: str) -> tuple[str, str]:
-    """Check one request header; returns it with the value's surrounding blanks stripped.
-
-    Raises ValueError naming the header but never showing its value (it often holds credentials):
-    the name must be an RFC 7230 token, the value visible characters, spaces or tabs.
-    """
-    if not _TOKEN.fullmatch(name):  # not shown either: a misplaced colon may have made a credential the name
-        raise ValueError("a header name is an HTTP token (letters, digits and !#$%&'*+-.^_`|~, no space), "
-                         "followed by ':' and the value")
-    value = value.strip(" \t")
-    if not _FIELD_VALUE.fullmatch(value):
-        raise ValueError(f"header {redacted(name)}: the value holds a line break, NUL or another control "
-                         "character (or a character beyond Latin-1); it cannot be sent")
-    if len(name) + len(value) > MAX_HEADER_BYTES:
-        raise ValueError(f"header {redacted(name)}: longer than {MAX_HEADER_BYTES} bytes")
-    return name, value
 
 
 def parse_header(spec: str) -> tuple[str, str]:
@@ -347,128 +359,3 @@ def file_chunks(fh: BinaryIO, size: int = 1 << 20) -> Iterator[bytes]:
         if not chunk:
             return
         yield chunk
-
-
-class LiveStream:
-    """Read a live `text/event-stream` for a bounded time (a reader thread, a deadline).
-
-    `status` / `content_type` describe the response; `ended` tells why reading stopped. `headers`
-    are sent with the request after `Accept: text/event-stream` and `Cache-Control: no-cache`
-    (a header of the same name replaces a default); each is checked by :func:`check_header`.
-    """
-
-    def __init__(self, url: str, duration: float, *, timeout: float = 10.0,
-                 headers: Iterable[tuple[str, str]] = ()) -> None:
-        check_sse_url(url)
-        parts = urllib.parse.urlsplit(url)
-        extra = [check_header(n, v) for n, v in headers]
-        if len(extra) > MAX_HEADERS:
-            raise ValueError(f"more than {MAX_HEADERS} request headers")
-        given = {n.lower() for n, _ in extra}
-        sent = [(n, v) for n, v in (("Accept", "text/event-stream"), ("Cache-Control", "no-cache"))
-                if n.lower() not in given] + extra
-        self.url = url
-        self.duration = duration
-        self.deadline = time.monotonic() + duration
-        cls = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
-        self.conn = cls(parts.hostname or "", parts.port, timeout=min(timeout, duration))
-        path = parts.path or "/"
-        if parts.query:
-            path += "?" + parts.query
-        self._thread = threading.Thread(target=self._pump, daemon=True)
-        self.sock: socket.socket | None = None
-        # The duration bounds everything, the wait for the headers included: at the deadline a timer
-        # shuts the socket down (a server trickling header bytes would outlive any per-read timeout).
-        self._timer = threading.Timer(duration, self._expire)
-        self._timer.daemon = True
-        self._timer.start()
-        try:
-            self.conn.connect()
-            # kept: http.client forgets the socket of a response that closes the connection
-            self.sock = self.conn.sock
-            self.conn.putrequest("GET", path, skip_host="host" in given,
-                                 skip_accept_encoding="accept-encoding" in given)
-            for n, v in sent:  # one by one: a name given twice is sent twice
-                self.conn.putheader(n, v)
-            self.conn.endheaders()
-            self.resp = self.conn.getresponse()
-            if time.monotonic() >= self.deadline:  # the timer cut the headers short: they are not complete
-                raise TimeoutError
-        except BaseException:
-            self._timer.cancel()
-            self.conn.close()
-            if time.monotonic() >= self.deadline:
-                raise TimeoutError(f"no response headers within the {duration:g} s duration") from None
-            raise
-        if self.sock is not None:
-            self.sock.settimeout(None)  # heartbeats come every 20 s; the deadline ends reading
-        self._stop = threading.Event()
-        self.status = self.resp.status
-        self.content_type = self.resp.getheader("Content-Type", "") or ""
-        self.ended = ""
-        self._q: queue.Queue[bytes | None] = queue.Queue(maxsize=256)
-
-    def _elapsed(self) -> str:
-        return f"the {self.duration:g} s duration elapsed"
-
-    def _expire(self) -> None:
-        sock = self.sock
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.shutdown(socket.SHUT_RDWR)
-
-    def _pump(self) -> None:
-        try:
-            while not self._stop.is_set():
-                chunk = self.resp.read1(1 << 16)
-                if not chunk:
-                    self.ended = self.ended or (self._elapsed() if time.monotonic() >= self.deadline
-                                                else "the server closed the stream")
-                    break
-                while True:
-                    try:
-                        self._q.put(chunk, timeout=0.2)
-                        break
-                    except queue.Full:
-                        if time.monotonic() >= self.deadline:
-                            return
-        except (OSError, http.client.HTTPException, ValueError) as exc:
-            self.ended = self.ended or (self._elapsed() if time.monotonic() >= self.deadline
-                                        else f"the connection ended ({exc.__class__.__name__})")
-        finally:
-            with contextlib.suppress(queue.Full):
-                self._q.put_nowait(None)
-
-    def chunks(self) -> Iterator[bytes]:
-        """The bytes received, as they come, until the server ends the stream or the duration elapses
-        (`ended` then says which); closes the connection at the end."""
-        self._thread.start()
-        try:
-            while True:
-                left = self.deadline - time.monotonic()
-                if left <= 0:
-                    self.ended = self.ended or self._elapsed()
-                    return
-                try:
-                    chunk = self._q.get(timeout=min(left, 0.5))
-                except queue.Empty:
-                    continue
-                if chunk is None:
-                    return
-                yield chunk
-        finally:
-            self.close()
-
-    def close(self) -> None:
-        """Stop reading and close the connection (idempotent)."""
-        self._stop.set()
-        self._timer.cancel()
-        self._expire()
-        self.conn.close()
-        if self._thread.ident is not None:  # never started when the response was refused
-            self._thread.join(timeout=2)
-
-
-def open_url_lines(live: LiveStream, max_line_bytes: int) -> Iterator[bytes | None]:
-    """The lines of a live stream (as :func:`iter_lines_bytes` splits them) until its deadline."""
-    return iter_lines_bytes(live.chunks(), max_line_bytes)

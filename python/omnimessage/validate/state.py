@@ -173,8 +173,8 @@ class Session:
     """The state of one session of the input: the main one, or a child (by `origin` chain)."""
 
     __slots__ = (
-        "awaiting", "calls", "closed", "comp", "dropped_calls", "dropped_segs", "expect", "label", "mcp", "opening",
-        "req",
+        "awaiting", "blind", "blind_pairs", "calls", "closed", "comp", "dropped_calls", "dropped_segs", "expect",
+        "label", "mcp", "opening", "req",
         "segs", "ts", "ts_line", "usage", "usage_reported",
     )
 
@@ -193,5 +193,11 @@ class Session:
         self.comp: tuple[int, str, str] | None = None  # open compaction: line, reason, mode
         self.mcp: tuple[int, frozenset[str]] | None = None  # open MCP connect: line, servers
         self.opening = False  # a completed compaction_end, then only the new context's records so far
+        self.blind = False
+        """What came before is unknown (a stream joined mid-session, or after a gap): an output or approval
+        for a call never seen, a fragment of a segment whose start was never seen, prove nothing."""
+        self.blind_pairs: set[str] = set()
+        """Pairs (`req`, `comp`, `mcp`) whose begin may lie before the stream: their first end or lone
+        `token_usage` proves nothing; cleared for a pair at its first begin or end."""
         self.ts: str | None = None
         self.ts_line = 0

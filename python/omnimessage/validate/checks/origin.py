@@ -35,7 +35,10 @@ def child(ctx: Context, msg: Message, origin: list[str], line: int) -> Session:
                 ctx.emit("OM602", line, f"origin holds the unsafe session id {short(sid, 60)}", f"/origin/{i}")
         if len(set(origin)) != len(origin):
             ctx.emit("OM603", line, f"origin {origin!r} names a session more than once", "/origin")
-        if not ctx.trace and type(msg) is not SessionMetaMessage:
+        if ctx.midstream and type(msg) is not SessionMetaMessage:  # it may have begun before the stream
+            s.blind = True
+            s.blind_pairs = {"req", "comp", "mcp"}
+        elif not ctx.trace and type(msg) is not SessionMetaMessage:
             ctx.emit("OM605", line, f"the first message of child {origin[-1]!r} is {describe(msg)}, not its "
                                     f"session_meta")
     if ctx.trace:

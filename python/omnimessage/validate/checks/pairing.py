@@ -70,7 +70,7 @@ def answer(ctx: Context, s: Session, p: ToolCallOutputPayload, line: int, msg: M
         if first is not None:
             ctx.emit("OM402", line, f"a second complete output for call {tid!r} (the first is on line {first})"
                                     f"{s.label}", "/payload/tool_call_id")
-        elif not s.dropped_calls:  # (past the cap, perhaps a call not tracked)
+        elif not s.dropped_calls and not s.blind:  # (past the cap, or before the stream: perhaps a call not seen)
             ctx.emit("OM401", line, f"output for {tid!r}, which no earlier tool_call has{s.label}",
                      "/payload/tool_call_id")
         return
@@ -92,7 +92,7 @@ def approval(ctx: Context, s: Session, p: ApprovalDecisionPayload, line: int, ms
         if tid in s.closed:
             ctx.emit("OM404", line, f"approval_decision for {tid!r} after the call's output (line "
                                     f"{s.closed[tid]}){s.label}", "/payload/tool_call_id")
-        elif not s.dropped_calls:
+        elif not s.dropped_calls and not s.blind:
             ctx.emit("OM404", line, f"approval_decision for {tid!r}, which no earlier tool_call has{s.label}",
                      "/payload/tool_call_id")
         return
@@ -109,6 +109,8 @@ def approval(ctx: Context, s: Session, p: ApprovalDecisionPayload, line: int, ms
 
 def request_begin(ctx: Context, s: Session, p: RequestBeginPayload, line: int, msg: Message) -> None:
     """OM406: requests do not nest."""
+    if s.blind_pairs:
+        s.blind_pairs.discard("req")
     if s.req:
         ctx.emit("OM406", line, f"request_begin while the request begun on line {s.req} is still open{s.label}")
     s.req = line
@@ -119,7 +121,9 @@ def request_begin(ctx: Context, s: Session, p: RequestBeginPayload, line: int, m
 def request_end(ctx: Context, s: Session, p: RequestEndPayload, line: int, msg: Message) -> None:
     """OM406: an end closes a begun request; OM408: a completed request reported its token_usage."""
     if not s.req:
-        ctx.emit("OM406", line, f"request_end without an open request_begin{s.label}")
+        if "req" not in s.blind_pairs:
+            ctx.emit("OM406", line, f"request_end without an open request_begin{s.label}")
+        s.blind_pairs.discard("req")
     elif p.status == "completed" and not s.usage:
         ctx.emit("OM408", line, f"the request begun on line {s.req} completed without token_usage{s.label}")
     s.req = 0
@@ -132,7 +136,8 @@ def token_usage(ctx: Context, s: Session, p: TokenUsagePayload, line: int, msg: 
     if not s.req and s.comp is not None and not ctx.trace:
         return  # a compaction attempt's usage: its request events go to the trace only (facts 3)
     if not s.req:
-        ctx.emit("OM407", line, f"token_usage outside a request (no open request_begin){s.label}")
+        if "req" not in s.blind_pairs:
+            ctx.emit("OM407", line, f"token_usage outside a request (no open request_begin){s.label}")
     elif s.usage:
         ctx.emit("OM407", line, f"a second token_usage in the request begun on line {s.req} (the first is on "
                                 f"line {s.usage}){s.label}")
@@ -142,6 +147,7 @@ def token_usage(ctx: Context, s: Session, p: TokenUsagePayload, line: int, msg: 
 
 def compaction_begin(ctx: Context, s: Session, p: CompactionBeginPayload, line: int, msg: Message) -> None:
     """OM409: compactions do not nest."""
+    s.blind_pairs.discard("comp")
     if s.comp is not None:
         ctx.emit("OM409", line, f"compaction_begin while the compaction begun on line {s.comp[0]} is open"
                                 f"{s.label}")
@@ -152,7 +158,9 @@ def compaction_end(ctx: Context, s: Session, p: CompactionEndPayload, line: int,
     """OM409: an end closes the begun compaction, with its reason and mode."""
     comp = s.comp
     if comp is None:
-        ctx.emit("OM409", line, f"compaction_end without compaction_begin{s.label}")
+        if "comp" not in s.blind_pairs:
+            ctx.emit("OM409", line, f"compaction_end without compaction_begin{s.label}")
+        s.blind_pairs.discard("comp")
     elif (comp[1], comp[2]) != (p.reason, p.mode):
         ctx.emit("OM409", line, f"compaction_end {p.reason}/{p.mode} does not match the compaction_begin "
                                 f"{comp[1]}/{comp[2]} on line {comp[0]}{s.label}")
@@ -162,6 +170,7 @@ def compaction_end(ctx: Context, s: Session, p: CompactionEndPayload, line: int,
 
 def mcp_begin(ctx: Context, s: Session, p: McpConnectBeginPayload, line: int, msg: Message) -> None:
     """OM410: MCP connects do not nest."""
+    s.blind_pairs.discard("mcp")
     if s.mcp is not None:
         ctx.emit("OM410", line, f"mcp_connect_begin while the connect begun on line {s.mcp[0]} is open"
                                 f"{s.label}")
@@ -172,7 +181,9 @@ def mcp_end(ctx: Context, s: Session, p: McpConnectEndPayload, line: int, msg: M
     """OM410: an end closes the begun connect, with results for the servers it lists."""
     mcp = s.mcp
     if mcp is None:
-        ctx.emit("OM410", line, f"mcp_connect_end without mcp_connect_begin{s.label}")
+        if "mcp" not in s.blind_pairs:
+            ctx.emit("OM410", line, f"mcp_connect_end without mcp_connect_begin{s.label}")
+        s.blind_pairs.discard("mcp")
     else:
         for i, res in enumerate(p.results):
             if res.server not in mcp[1]:

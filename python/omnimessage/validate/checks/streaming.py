@@ -129,6 +129,12 @@ def _segment(ctx: Context, s: Session, key: Key, event_type: str, line: int, fra
             if _full(ctx, s, line):
                 return Segment(line, tainted=True)
             was = s.awaiting.get(key)
+            if was is None and s.blind:  # perhaps started before the stream: tracked, not judged
+                seg = s.segs[key] = Segment(line, tainted=True)
+                seg.add(fragment)
+                if event_type == "stop":
+                    del s.segs[key]
+                return seg
             after = f" (the last one stopped on line {was.stop_line})" if was is not None else ""
             ctx.emit("OM301", line, f"{event_type} of {what(key)} with no open segment{after}{s.label}")
             seg = s.segs[key] = Segment(line, tainted=True)
