@@ -68,6 +68,17 @@ describe("subscribe", () => {
     assert.deepEqual(got[5], { kind: "reconnect", attempt: 1, delay: 5, lastEventId: "e-4", reason: "end" });
   });
 
+  test("an event with an id and no data dispatches nothing but sets the id a reconnect sends (WHATWG)", async () => {
+    const { fetch, calls } = scripted(
+      () => sse([`data: ${LINE}\nid: e-1\n\n`, "id: e-2\n\n"]),
+      () => sse([], { status: 204 }),
+    );
+    const got = await collect(subscribe("http://127.0.0.1:1/events", { fetch, reconnect: FAST }));
+    assert.deepEqual(got.map((e) => e.kind), ["message", "reconnect"]);
+    assert.equal(got[1].lastEventId, "e-2");
+    assert.deepEqual(calls.map((c) => c.lastEventId), [undefined, "e-2"]);
+  });
+
   test("attempts in a row without an event are bounded; the delay doubles up to its cap", async () => {
     const { fetch, calls } = scripted(new TypeError("fetch failed"));
     const got = [];

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from ..versions import versions
+from .consumer_command import add_role_option, cmd_consumer
 from .escaping import printable, sanitize, sanitize_lines
 from .expected_failures import ExpectedFailures, load_expected_failures, write_expected_failures
 from .fresh import DEFAULT_FRESH_CASES, MAX_FRESH_CASES, MAX_SEED, fresh_cases, new_seed, stable_seed
@@ -145,6 +146,7 @@ def add_parser(sub: Any) -> None:
         help="after the run, write every failing case with a short reason to FILE; failing fresh cases as one "
         "`fresh:*` entry, which holds for every seed",
     )
+    add_role_option(p)
     p.set_defaults(func=cmd_conformance)
 
 
@@ -190,6 +192,8 @@ def _seed_note(seed: int, args: argparse.Namespace) -> str:
 
 
 def cmd_conformance(args: argparse.Namespace) -> int:
+    if args.role == "consumer":
+        return cmd_consumer(args)
     try:
         suite = load_suite(Path(args.suite) if args.suite else None)
     except SuiteError as exc:

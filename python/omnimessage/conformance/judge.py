@@ -22,6 +22,8 @@ __all__ = ["describe_expectation", "first_difference", "judge"]
 def describe_expectation(case: Case) -> str:
     if case.expect == "reject":
         return f"refusal `{case.category}`" + (f" at pointer {case.pointer!r}" if case.pointer is not None else "")
+    if case.expect == "consumer":
+        return "the case's complete messages per card, byte for byte, and the scripted Last-Event-ID on each reconnect"
     if case.expect == "identical":
         return "the input bytes back, unchanged"
     return "the canonical bytes"

@@ -103,19 +103,28 @@ class _Run:
     def _ask(self, testee: Testee, case: Case) -> tuple[str, str]:
         """(status, message) of `case`; a testee that fails the exchange is killed, to restart."""
         testee.max_response_bytes = max(self.limits.max_response_bytes, 4 * len(case.input))
-        budget = min(self.limits.request_timeout, max(0.0, self.deadline - time.monotonic()))
+        budget = self._budget()
         try:
             return judge(case, testee.request(case.request(), budget))
         except TesteeError as exc:
-            message = f"{exc.kind}: {exc.message}"
-            if exc.kind == "timeout":
-                message = f"timeout: no answer within {budget:.3g}s; the testee was killed"
-            self._retire(testee, kill=True)
-            self.testee = None
-            self.restarts += 1
-            if self.restarts > self.limits.max_restarts:
-                self._give_up(f"the testee failed {self.restarts} times (crash, hang or protocol error); giving up")
-            return FAILED, message
+            return self._lost(testee, exc, budget)
+
+    def _budget(self) -> float:
+        """The time the next exchange may take: the request limit, within what is left of the run's."""
+        return min(self.limits.request_timeout, max(0.0, self.deadline - time.monotonic()))
+
+    def _lost(self, testee: Testee, exc: TesteeError, budget: float) -> tuple[str, str]:
+        """A testee that failed the exchange: killed (restarted for the next case, a bounded number of
+        times); the case fails with why."""
+        message = f"{exc.kind}: {exc.message}"
+        if exc.kind == "timeout":
+            message = f"timeout: no answer within {budget:.3g}s; the testee was killed"
+        self._retire(testee, kill=True)
+        self.testee = None
+        self.restarts += 1
+        if self.restarts > self.limits.max_restarts:
+            self._give_up(f"the testee failed {self.restarts} times (crash, hang or protocol error); giving up")
+        return FAILED, message
 
     def _give_up(self, reason: str) -> None:
         self.fatal = reason

@@ -20,6 +20,7 @@ from typing import Any
 from .levels import LEVELS, REQUIRED
 
 __all__ = [
+    "CONSUMER_GROUP",
     "EXPECTATIONS",
     "FRESH_GROUP",
     "GROUPS",
@@ -47,7 +48,10 @@ GROUPS: tuple[str, ...] = ("roundtrip", "verbatim", "canonicalization", "rejecti
 FRESH_GROUP = "fresh"
 """The group of the cases generated for each run (:mod:`.fresh`); no manifest case belongs to it."""
 
-REPORT_GROUPS: tuple[str, ...] = (*GROUPS, FRESH_GROUP)
+CONSUMER_GROUP = "consumer"
+"""The group of the consumer role's cases (`consumer/cases.json`, :mod:`.consumer_cases`)."""
+
+REPORT_GROUPS: tuple[str, ...] = (*GROUPS, FRESH_GROUP, CONSUMER_GROUP)
 """Every group a run reports, in order."""
 
 EXPECTATIONS: tuple[str, ...] = ("identical", "canonical", "reject")

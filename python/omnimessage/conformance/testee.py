@@ -2,7 +2,8 @@
 
 It speaks the testee protocol of `conformance/TESTEE-PROTOCOL.md` on stdin/stdout. Each request's
 input is read the way a reader reads a one-line JSON Lines file (`iter_messages`), so the
-reader-level categories (`too_large`, `truncated`) are tested too.
+reader-level categories (`too_large`, `truncated`) are tested too. A request of the consumer role
+(`"role": "consumer"`) is answered by :mod:`.consumer_testee`.
 
 :class:`Binding` is the seam the mutation check (:mod:`.mutants`) uses to break it on purpose.
 """
@@ -20,6 +21,7 @@ from .._generated.models import DEFAULT_MAX_LINE_BYTES, Message
 from ..codec import OpaqueMessage, encode
 from ..errors import DecodeError
 from ..reader import iter_messages
+from .consumer_testee import handle_consumer, is_consumer_request
 from .suite import PROTOCOL_VERSION
 
 __all__ = ["Binding", "handle", "main", "serve"]
@@ -82,7 +84,8 @@ def serve(binding: Binding, stdin: IO[bytes], stdout: IO[bytes]) -> int:
     for raw in stdin:
         req = json.loads(raw)
         # ensure_ascii: a pointer may hold a lone surrogate, which only a \u escape can carry
-        stdout.write(json.dumps(handle(binding, req)).encode() + b"\n")
+        resp = handle_consumer(req) if is_consumer_request(req) else handle(binding, req)
+        stdout.write(json.dumps(resp).encode() + b"\n")
         stdout.flush()
     return 0
 

@@ -236,6 +236,11 @@ class Testee:
     def request(self, req: dict[str, Any], timeout: float) -> dict[str, Any]:
         return self._roundtrip(req, time.monotonic() + timeout, f"case {req.get('id')}")
 
+    def request_line(self, req: dict[str, Any], timeout: float) -> bytes:
+        """The answer line to `req` unparsed (capped at `max_response_bytes`), for an answer the
+        caller parses itself (the consumer role's nested cards)."""
+        return self._exchange(json.dumps(req).encode() + b"\n", time.monotonic() + timeout, f"case {req.get('id')}")
+
     def _roundtrip(self, msg: dict[str, Any], deadline: float, what: str) -> dict[str, Any]:
         line = self._exchange(json.dumps(msg).encode() + b"\n", deadline, what)
         return parse_answer(line, what)

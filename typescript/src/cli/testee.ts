@@ -1,7 +1,8 @@
 /**
  * `omnimessage testee`: the conformance testee (conformance/TESTEE-PROTOCOL.md) on stdin/stdout, which
  * `omnimessage conformance --impl typescript` runs. Each request's input is read as a one-line
- * JSON Lines file, and answered `encoded`, `refused` or `skipped`.
+ * JSON Lines file, and answered `encoded`, `refused` or `skipped`; a request of the consumer role
+ * (`"role": "consumer"`, `--role consumer`) is answered by ./testee-consumer.ts.
  *
  * @module
  */
@@ -10,6 +11,7 @@ import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { DEFAULT_MAX_LINE_BYTES, encode, iterMessagesSync } from "omnimessage";
+import { handleConsumer, isConsumerRequest } from "./testee-consumer.js";
 import { EXIT_OK, EXIT_USAGE } from "./usage.js";
 
 const HELLO = "omnimessage-conformance";
@@ -95,7 +97,8 @@ export async function testee(): Promise<number> {
     if (!text.trim()) continue;
     let resp: Response;
     try {
-      resp = handle(JSON.parse(text));
+      const parsed: unknown = JSON.parse(text);
+      resp = isConsumerRequest(parsed) ? await handleConsumer(parsed) : handle(parsed);
     } catch (e) {
       resp = { id: null, result: "skipped", reason: `malformed request: ${messageOf(e)}` };
     }

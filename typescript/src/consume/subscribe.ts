@@ -236,6 +236,8 @@ async function* run(url: string | URL, options: SubscribeOptions, signal: AbortS
               reconnects = 0;
               yield toEvent(m.event, m.data, m.lastEventId, strict);
             }
+            // An event with an id and no data dispatches nothing, but it sets the last event id (WHATWG).
+            lastEventId = parser.lastEventId;
           }
           parser.end();
         } finally {
