@@ -26,7 +26,7 @@ OWNED     := python/omnimessage/_generated python/omnimessage/_native/generated 
 BUILDERS  := conformance/tools/generate.py conformance/validator/build.py conformance/producers/build.py schema/versions/build.py
 RULES_DOC := docs/rules.md
 
-.PHONY: ts-test rust-test rust-build setup generate check-generated lint test test-hostile demo bench bench-quick fuzz fuzz-short fuzz-differential fuzz-ts clean
+.PHONY: ts-test rust-test rust-build setup generate check-generated lint test test-hostile demo bench bench-quick fuzz fuzz-short fuzz-differential fuzz-ts mutants clean
 
 setup: $(STAMP) $(TS_STAMP)
 
@@ -170,6 +170,18 @@ fuzz-short:
 	  echo "fuzz-short: FAILED; the errors in the atheris output:"; \
 	  grep -vE '$(FUZZ_SHOWN)|$(FUZZ_NOISE)' "$$log" | tail -n 60 || true; exit 1; fi
 	@$(BIN)/python fuzz/differential.py --seconds $(FUZZ_SHORT_SECONDS)
+
+# Mutation runs of the three hand-written fast paths (issue 38; dev/mutation/run.py): the C verifier,
+# the Rust crate's scanner, grammar and numbers, the TypeScript one-pass reader. MUTANTS one-line
+# mutants per language drawn with MUTANTS_SEED, plus the families of issue 38, each run against a
+# fast oracle subset (the hard-line catalogue judged by the pure Python path, and for Rust and
+# TypeScript the conformance suite) and stopped at its first kill; writes docs/mutants.md (killed
+# over total per language, every survivor). About 25 minutes with 40 per language on a loaded
+# 2-core machine (most of it Rust builds).
+MUTANTS      ?= 40
+MUTANTS_SEED ?= 38
+mutants: setup rust-build
+	$(BIN)/python dev/mutation/run.py --count $(MUTANTS) --seed $(MUTANTS_SEED)
 
 # `make demo` needs the runtime, pydantic (the `pydantic` baseline of the matrix) and the TypeScript
 # build, not the dev and bench extras: its own stamp installs `.[pydantic]` into the same venv (nothing
