@@ -95,6 +95,7 @@ ESCAPES = (
     b"\\u0020", b"\\u0008", b"\\u0009", b"\\u000a", b"\\u000c", b"\\u000d", b"\\u0041", b"\\u00e9",
     b"\\u007f", b"\\u001F", b"\\u001f", b"\\u0000", b"\\/", b"\\b", b"\\f", b"\\n", b"\\r", b"\\t", b'\\"',
     b"\\\\", b"\\ud83d\\ude00", b"\\ud800", b"\\udc00", b"\\ud800\\u0041", b"\\x41", b"\\u12", b"\\",
+    b"\\u1000", b"\\ue001", b"\\u00g0", b"\\uD83D\\uDE00", b"\\ud800xudc00", b"\\ud800\\nudc00",
 )
 NUMBER_SPELLINGS = (
     b"0", b"1", b"12.5", b"0.000001", b"0.0000001", b"9007199254740991", b"9007199254740992",
@@ -113,11 +114,11 @@ def _fill(n: int) -> bytes:
     return (b"abcdefghijklmnopqrstuvwxyz0123456789" * 2)[:n]
 
 
-def lines(tails: tuple[int, ...] = (0, 1, 17)) -> Iterator[tuple[str, bytes]]:
+def lines(tails: tuple[int, ...] = (0, 1, 17), offsets: tuple[int, ...] = OFFSETS) -> Iterator[tuple[str, bytes]]:
     """(a name saying what and where, the line): the whole catalogue (about 33,000 lines; `tails`:
     the runs of plain text after the defect)."""
     for kind, template in {**STRINGS, **VERBATIM}.items():
-        for at in OFFSETS:
+        for at in offsets:
             for what, pieces in (("utf8", GOOD_UTF8 + BAD_UTF8), ("control", CONTROLS), ("escape", ESCAPES)):
                 for piece in pieces:
                     for tail in tails:  # the defect last in the string, or followed by a short or long run
@@ -152,13 +153,27 @@ def verifier_inputs() -> Iterator[tuple[str, bytes]]:
 
 
 def must_prove() -> Iterator[tuple[str, bytes]]:
-    """Canonical lines the verifier is built to prove: well-formed non-ASCII, DEL and the escapes
-    a verbatim value may keep, in every verbatim value at every offset (a verifier that proves
-    nothing would pass every soundness check)."""
+    """Canonical lines the verifier is built to prove (a verifier that proves nothing would pass
+    every soundness check): well-formed non-ASCII, DEL, a surrogate pair and the escapes a verbatim
+    value may keep, in every verbatim value at every offset; numbers and literals where the
+    verifier proves them (integers within 2^53, plain decimals of up to 15 digits, any spelling
+    inside fidelity; true, false, null)."""
     for kind, template in VERBATIM.items():
         for at in OFFSETS:
-            for piece in (*GOOD_UTF8, b"\x7f", b"\\u0041", b"\\/"):
+            for piece in (*GOOD_UTF8, b"\x7f", b"\\u0041", b"\\u00E9", b"\\/", b"\\ud83d\\ude00"):
                 yield f"{kind}/{piece!r}@{at}", template.replace(b"@", _fill(at) + piece + _fill(17))
+    for kind in ("retry_in_ms", "duration_ms"):
+        for n in (b"0", b"7", b"12", b"4096", b"9007199254740991"):
+            yield f"{kind}/{n.decode()}", NUMBERS[kind].replace(b"@", n)
+    for n in (b"0.5", b"12.5", b"0.000001", b"123456789012.125"):
+        yield f"duration_ms/{n.decode()}", NUMBERS["duration_ms"].replace(b"@", n)
+    for n in (b"0", b"-0", b"1.50", b"1e3", b"-2.5E-7", b"true", b"false", b"null", b"[1,{}]", b"1.5e+3"):
+        yield f"fidelity-number/{n.decode()}", NUMBERS["fidelity-number"].replace(b"@", n)
+    for n in (b"0", b"-12", b"3.25", b"true", b"false"):
+        yield f"output-number/{n.decode()}", NUMBERS["output-number"].replace(b"@", n)
+    for flag in (b"true", b"false"):
+        yield f"request_begin/{flag.decode()}", _T + (b'"type":"event_msg","payload":{"type":"request_begin",'
+                                                       b'"prefix_records":4,"prefix_extends_prev":%s}}' % flag)
 
 
 def oracle(data: bytes) -> Answer:
@@ -178,12 +193,12 @@ def canonical(data: bytes) -> bool:
     return answer[0] == "encoded" and answer[1] == data
 
 
-def cases(tails: tuple[int, ...] = (17,)) -> list[Case]:
+def cases(tails: tuple[int, ...] = (17,), offsets: tuple[int, ...] = OFFSETS) -> list[Case]:
     """The catalogue as conformance cases (strict mode; lines holding a raw line feed left out), each
     expecting the pure path's answer: what
     a testee of any binding is judged by (`omnimessage.conformance.runner.run_cases`)."""
     out = []
-    for i, (name, data) in enumerate(lines(tails)):
+    for i, (name, data) in enumerate(lines(tails, offsets)):
         if b"\n" in data:
             continue  # a line feed ends the line: the testee protocol sends one line per case
         common = {"id": f"fastpath.{i:05d}", "group": "fresh", "description": name, "spec": "generated",
