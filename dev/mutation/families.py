@@ -39,4 +39,47 @@ FAMILIES: dict[str, list[tuple[str, str, str, str]]] = {
     ],
 }
 
-EXPLAINED: dict[str, str] = {}
+_CONTRACT = "Equivalent under the verifier's contract (verify.h): msgspec's typed decoder runs first and "
+_NEVER_LAST = "Equivalent: a value is never the last byte of a line (a `}` follows it), so "
+
+EXPLAINED: dict[str, str] = {
+    # C
+    "c:verify.c:126: < -> <= @16": _NEVER_LAST + "`left` is never exactly 4 where a well-formed four-byte "
+                                   "sequence stands (the closing quote and braces follow).",
+    "c:verify.c:128:1->2@15": "Equivalent: the callers test the result for zero only.",
+    "c:verify.c:174:||->&&@82": _CONTRACT + "refuses every lone surrogate escape, verbatim values included "
+                                "(`\\ud800xudc00`, which this mutant reads as a pair, is in the catalogue: msgspec "
+                                "refuses it, so the verifier is never asked).",
+    "c:verify.c:197: < -> <= @9": _NEVER_LAST + "the cursor never reaches the end inside a number.",
+    "c:verify.c:225:0->1@37": "Equivalent: `return 1` without moving the cursor; the caller then meets a digit "
+                              "where `,` or `}` must be and answers 0.",
+    "c:verify.c:232:0->1@28": "Equivalent: as above (`-0`: `return 1` without moving the cursor, the caller "
+                              "answers 0).",
+    "c:verify.c:244:8->9@22": "Undefined behaviour that changes no answer here: `memcpy` of 9 bytes into an "
+                              "8-byte word (a one-byte stack overflow in `same`). Only a sanitizer sees it: "
+                              "`make fuzz` builds verify.c with AddressSanitizer (fuzz/native/run.sh); the "
+                              "catalogue runs unsanitized builds.",
+    "c:verify.c:262: < -> <= @31": _NEVER_LAST + "a literal (`true`, `null`) never ends the buffer.",
+    "c:verify.c:277:0->1@20": _CONTRACT + "refuses a number with a leading zero (`01`) anywhere, verbatim values "
+                              "included (the catalogue has `01` in fidelity).",
+    "c:verify.c:470:0->1@12": "Equivalent: only the one-byte input `\\n` is treated differently, and it is no "
+                              "object either way.",
+    "c:verify.c:64:0x1F->0x1E@47": _CONTRACT + "refuses a raw control character in any string; this SSE2 "
+                                   "compare is the one for strings outside verbatim values (inside them the "
+                                   "signed compare flags 0x1F).",
+    # Rust
+    "rust:grammar.rs:170: < -> <= @12": "Equivalent: `find_string_stop` stops only at `\"`, `\\` and bytes "
+                                        "below 0x20, so the byte tested here is never a space.",
+    "rust:number.rs:57:24->23@27": "Equivalent: the shortest spelling of a double has at most 17 digits, so "
+                                   "a 23-digit buffer is as good as a 24-digit one.",
+    # TypeScript
+    "ts:canonical.js:137:45->46@26": "Changes speed only: a `-` no longer starts a number in the one-pass "
+                                     "reader, which gives up on negative numbers; the general path answers.",
+    "ts:canonical.js:151:101->100@30": "Changes speed only: a number with a lower-case exponent is no longer "
+                                       "read in one pass (the token stops before the `e`, the next literal "
+                                       "fails, the reader gives up); the general path answers.",
+    "ts:canonical.js:104:||->&&@66": "Changes speed only: the one-pass reader no longer takes `\\f` as a "
+                                     "canonical escape and gives up, and the general path gives the same "
+                                     "answer. This oracle judges answers, not which path gave them "
+                                     "(typescript/test/canonical.test.mjs checks one-pass reading).",
+}

@@ -323,6 +323,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=38)
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "mutants.md")
     ap.add_argument("--report-only", action="store_true", help="write the report from the last runs")
+    ap.add_argument("--from-log", type=Path, help="record a stopped run of one --lang from its printed lines")
+    ap.add_argument("--only", nargs="+", help="rerun these mutant ids (of the same --count and --seed); record nothing")
     ap.add_argument("--check-c", type=Path, help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.check_c:
@@ -336,6 +338,11 @@ def main() -> int:
         pool = operator_mutants(name, src)
         drawn = random.Random(args.seed).sample(pool, min(args.count, len(pool)))
         mutants = family_mutants(name, src) + sorted(drawn, key=lambda m: m.id)
+        if args.only:
+            mutants = [m for m in mutants if m.id in args.only]
+        if args.from_log:
+            _record_from_log(name, mutants, len(pool), args)
+            continue
         lang.prepare()
         rows, stillborn = [], 0
         for m in mutants:
@@ -349,10 +356,31 @@ def main() -> int:
             rows.append({**m.__dict__, "verdict": verdict, "seconds": round(time.monotonic() - t0, 1)})
             print(f"{'killed' if verdict else 'ALIVE '} {time.monotonic() - t0:5.0f}s {m.id}  {verdict or ''}"[:220],
                   flush=True)
+        if args.only:
+            continue  # a rerun of some mutants: printed, not recorded
         result = {"pool": len(pool), "count": args.count, "seed": args.seed, "stillborn": stillborn, "rows": rows}
         (WORK / f"{name}.json").write_text(json.dumps(result, indent=1))
-    args.out.write_text(report())
+    if not args.only:
+        args.out.write_text(report())
     return 0
+
+
+def _record_from_log(name: str, mutants: list[Mutant], pool: int, args: argparse.Namespace) -> None:
+    """Record a run that was stopped before its end from what it printed (`--from-log LOG`)."""
+    seen: dict[str, tuple[str | None, float]] = {}
+    stillborn = 0
+    for line in args.from_log.read_text().splitlines():
+        stillborn += line.startswith("stillborn ")
+        m = re.match(r"^(killed|ALIVE) +(\d+)s (.*)$", line)
+        for mut in mutants if m else ():
+            rest = m.group(3)
+            if rest.rstrip() == mut.id or rest.startswith(mut.id + "  "):
+                seen[mut.id] = (rest[len(mut.id):].strip() or "killed" if m.group(1) == "killed" else None,
+                                float(m.group(2)))
+    rows = [{**mu.__dict__, "verdict": seen[mu.id][0], "seconds": seen[mu.id][1]} for mu in mutants if mu.id in seen]
+    result = {"pool": pool, "count": args.count, "seed": args.seed, "stillborn": stillborn, "rows": rows,
+              "planned": len(mutants)}
+    (WORK / f"{name}.json").write_text(json.dumps(result, indent=1))
 
 
 def report() -> str:
@@ -389,7 +417,9 @@ def report() -> str:
             if x["family"]:
                 out.append(f"- {x['family']}: " + (f"killed by {x['verdict']}"[:240] if x["verdict"] else "ALIVE"))
         secs = sum(x["seconds"] for x in r["rows"])
-        out += ["", f"{len(r['rows'])} mutants run in {secs / 60:.0f} minutes."]
+        planned = r.get("planned", 0)
+        stopped = f" (the run was stopped after {len(r['rows'])} of its {planned})" if len(r["rows"]) < planned else ""
+        out += ["", f"{len(r['rows'])} mutants run in {secs / 60:.0f} minutes{stopped}."]
     return "\n".join(out) + "\n"
 
 

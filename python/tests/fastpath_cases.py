@@ -39,6 +39,9 @@ STRINGS = {
     "error_message": _T + b'"type":"event_msg","payload":{"type":"request_end","status":"retryable",'
                           b'"error_code":"timeout","error_message":"@","attempt":1,"retry_in_ms":5}}',
     "array-member": _T + b'"type":"event_msg","payload":{"type":"mcp_connect_begin","servers":["a","@"]}}',
+    # a streaming fragment (the one field a lone surrogate may stand in): its own unescaping path
+    "fragment": _T + b'"type":"model_msg","payload":{"type":"partial_text","role":"assistant","event_type":"delta",'
+                     b'"text":"@"}}',
 }
 VERBATIM = {
     "fidelity-value": _T + b'"type":"model_msg","payload":{"type":"text","role":"user","text":"x",'
@@ -96,6 +99,7 @@ ESCAPES = (
     b"\\u007f", b"\\u001F", b"\\u001f", b"\\u0000", b"\\/", b"\\b", b"\\f", b"\\n", b"\\r", b"\\t", b'\\"',
     b"\\\\", b"\\ud83d\\ude00", b"\\ud800", b"\\udc00", b"\\ud800\\u0041", b"\\x41", b"\\u12", b"\\",
     b"\\u1000", b"\\ue001", b"\\u00g0", b"\\uD83D\\uDE00", b"\\ud800xudc00", b"\\ud800\\nudc00",
+    b"\\ud800\\udc00", b"\\udbff\\udfff", b"\\udbff", b"\\udfff",  # the first and last pairs, lone ends
 )
 NUMBER_SPELLINGS = (
     b"0", b"1", b"12.5", b"0.000001", b"0.0000001", b"9007199254740991", b"9007199254740992",
