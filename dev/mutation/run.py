@@ -250,9 +250,11 @@ class _Testee(Lang):
                 raise Killed
 
         try:
-            run_cases(load_suite(), self.all_cases, argv, on_outcome=seen, request_timeout=10.0)
+            result = run_cases(load_suite(), self.all_cases, argv, on_outcome=seen, request_timeout=10.0)
         except Killed:
             return first[0]
+        if result.errors or len(result.outcomes) != len(self.all_cases):
+            return f"the run stopped: {'; '.join(result.errors)[:200]} ({len(result.outcomes)} outcomes)"
         return None
 
 
