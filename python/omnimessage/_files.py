@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import errno
 import os
+import select
 import stat
 from typing import BinaryIO
 
@@ -78,11 +79,12 @@ def open_regular(path: str, *, streams: bool = False, follow: bool = True) -> Bi
 
 
 def _wait_for_writer(fd: int) -> int:
-    """The FIFO `fd` opened again, blocking, through /proc: waits for a writer as `cat` would (a
-    pipe whose writer is there, as from `<(command)`, does not wait). `fd` itself without /proc."""
-    try:
-        again = os.open(f"/proc/self/fd/{fd}", os.O_RDONLY | os.O_CLOEXEC)
-    except OSError:
-        return fd
-    os.close(fd)
-    return again
+    """Waits on the FIFO `fd` (still the descriptor open(2) gave, non-blocking) until a writer has
+    come, as `cat`'s blocking open would: poll(2) reports nothing on a FIFO no writer has opened
+    since, then input, or the hang-up of a writer that already wrote everything and closed (its
+    bytes stay in the pipe). Opening the FIFO a second time to wait would hang forever on that
+    last writer (issue 39); a pipe, as from `<(command)`, does not wait."""
+    waiter = select.poll()
+    waiter.register(fd, select.POLLIN)
+    waiter.poll()  # no timeout: returns on input or a hang-up (PEP 475 retries an interrupted call)
+    return fd

@@ -13,6 +13,7 @@ from .canonicalization import generate_canonicalization
 from .collector import CASES
 from .contract_points import generate_contract_points
 from .contract_rules import generate_contract_rules
+from .escaped_type import generate_escaped_type
 from .hostile import generate_hostile, tag_existing_hostile
 from .lenient import generate_lenient
 from .rejection_lexical import generate_lexical_rejections
@@ -63,6 +64,7 @@ def build() -> tuple[dict[str, bytes], bytes]:
     generate_third_party()
     generate_contract_rules()
     generate_contract_points()
+    generate_escaped_type()
     assign_levels(CASES.cases)
     groups = {
         "roundtrip": {

@@ -5,18 +5,17 @@
  * @module
  */
 
-import { createReadStream } from "node:fs";
-import { openRegular } from "./files.js";
+import { readStream } from "./files.js";
 import { inPlace } from "./in-place.js";
 import { canonicalLines, type Stats } from "./lines.js";
 import { Sink } from "./output.js";
 import { EXIT_INVALID, EXIT_OK, UsageError, type CanonicalizeArgs } from "./usage.js";
 
 /** An input opened for reading: stdin for `-`; a FIFO or pipe named here is read as stdin is
- * (`<(zcat t.gz)`), a device or a socket is refused ({@link openRegular}). */
+ * (`<(zcat t.gz)`), a device or a socket is refused ({@link readStream}). */
 async function open(file: string): Promise<AsyncIterable<Uint8Array>> {
   if (file === "-") return process.stdin;
-  return createReadStream(file, { fd: openRegular(file, { streams: true }) });
+  return readStream(file);
 }
 
 /** Run `canonicalize`; its exit code. */

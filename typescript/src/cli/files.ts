@@ -6,7 +6,7 @@
  * - a regular file is read;
  * - a directory is refused as `Is a directory`;
  * - a FIFO or pipe only where streams are allowed (a FILE named on the command line, as in
- *   `omnimessage canonicalize <(zcat trace.jsonl.gz)`): opened again blocking through /proc, so
+ *   `omnimessage canonicalize <(zcat trace.jsonl.gz)`): read through {@link readStream}, so
  *   that, like `cat`, the read waits for the writer;
  * - a device or a socket never (`/dev/zero` never ends);
  * - with `follow: false` a symbolic link is refused (O_NOFOLLOW).
@@ -14,7 +14,9 @@
  * @module
  */
 
-import { closeSync, constants, fstatSync, openSync, type Stats } from "node:fs";
+import { closeSync, constants, createReadStream, fstatSync, openSync, type Stats } from "node:fs";
+import { Socket } from "node:net";
+import type { Readable } from "node:stream";
 
 /** An input that is deliberately not read; `failure` in main.ts prints `omnimessage: PATH: message`. */
 export class NotReadable extends Error {
@@ -47,7 +49,8 @@ export function kindOf(st: Stats): string {
   return "a special file";
 }
 
-/** Open `path` for reading if it is a regular file (or, with `streams`, a FIFO or pipe); its descriptor. */
+/** Open `path` for reading if it is a regular file (or, with `streams`, a FIFO or pipe); its descriptor
+ * (a FIFO's stays non-blocking: {@link readStream} reads it). */
 export function openRegular(path: string, options: { streams?: boolean; follow?: boolean } = {}): number {
   const { streams = false, follow = true } = options;
   const flags = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY | (follow ? 0 : constants.O_NOFOLLOW);
@@ -61,17 +64,7 @@ export function openRegular(path: string, options: { streams?: boolean; follow?:
   try {
     const st = fstatSync(fd);
     if (st.isDirectory()) throw isDirectoryError(path);
-    if (st.isFIFO() && streams) {
-      // Node cannot clear O_NONBLOCK (a read would fail with EAGAIN): open the same pipe again, blocking.
-      let again: number;
-      try {
-        again = openSync(`/proc/self/fd/${fd}`, constants.O_RDONLY);
-      } catch {
-        return fd; // no /proc: read it as it is
-      }
-      closeSync(fd);
-      return again;
-    }
+    if (st.isFIFO() && streams) return fd;
     if (!st.isFile()) throw new NotReadable(path, `${kindOf(st)}, not a regular file: not read`);
     return fd;
   } catch (e) {
@@ -80,4 +73,21 @@ export function openRegular(path: string, options: { streams?: boolean; follow?:
     } catch {}
     throw e;
   }
+}
+
+/** `path` opened by {@link openRegular} with streams allowed, as a stream of its bytes. A FIFO or
+ * pipe becomes a libuv pipe (net.Socket): its epoll waits, as `cat`'s blocking open would, until a
+ * writer has come, and sees the hang-up of a writer that already wrote everything and closed (the
+ * bytes stay in the pipe). Opening the FIFO a second time, blocking, to wait would hang forever on
+ * that last writer (issue 39). */
+export function readStream(path: string): Readable {
+  const fd = openRegular(path, { streams: true });
+  let fifo: boolean;
+  try {
+    fifo = fstatSync(fd).isFIFO();
+  } catch (e) {
+    closeSync(fd);
+    throw e;
+  }
+  return fifo ? new Socket({ fd, readable: true, writable: false }) : createReadStream(path, { fd });
 }
