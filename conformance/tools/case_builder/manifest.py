@@ -12,6 +12,7 @@ from .contract_points import generate_contract_points
 from .contract_rules import generate_contract_rules
 from .hostile import generate_hostile, tag_existing_hostile
 from .lenient import generate_lenient
+from .one_line import generate_one_line
 from .rejection_lexical import generate_lexical_rejections
 from .rejection_structure import generate_structure_rejections
 from .rejection_syntax import generate_syntax_rejections
@@ -36,6 +37,7 @@ def build() -> tuple[dict[str, bytes], bytes]:
     generate_third_party()
     generate_contract_rules()
     generate_contract_points()
+    generate_one_line()
     groups = {
         "roundtrip": {
             "spec": "2",

@@ -33,7 +33,7 @@ __all__ = [
     "suite_dir",
 ]
 
-SUITE_VERSION = "2.1.0"
+SUITE_VERSION = "3.0.0"
 """The version of the case set this code reads (`suite_version` in the manifest)."""
 
 PROTOCOL_VERSION = 1
