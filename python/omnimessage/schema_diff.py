@@ -7,7 +7,9 @@ or a field narrowed. Everything else (an optional field added, a description cha
 **compatible**. OLD and NEW are protocol versions (`omnimessage.versions.versions()`, derived
 from the canonical schema) or paths to schema files. The exit status gates a CI job, as
 `buf breaking` and Weaver's `registry diff` do: 0 when nothing breaks (or only what `--allow`
-names), 1 when a change breaks a reader or a writer, 2 for a usage error.
+names), 1 when a change breaks a reader or a writer, 2 for a usage error or a schema it cannot
+read (a `$ref` or `oneOf` cycle, an enum of lists, a keyword of the wrong JSON type: one line,
+never a traceback).
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
-__all__ = ["CLASSES", "Change", "add_diff_parser", "diff", "facts", "load", "render_json", "render_text"]
+__all__ = ["CLASSES", "Change", "MalformedSchema", "add_diff_parser", "diff", "facts", "load", "render_json",
+           "render_text"]
 
 READER: Final = "reader-breaking"
 WRITER: Final = "writer-breaking"

@@ -42,7 +42,11 @@ pub fn decode_as<T: Decode>(line: &[u8]) -> Result<T, DecodeError> {
     let text = std::str::from_utf8(line)
         .map_err(|e| DecodeError::line_level(Category::InvalidUtf8, Some(e.valid_up_to()), "invalid UTF-8"))?;
     if let Some(at) = line_break_at(line) {
-        let name = if line[at] == b'\n' { "line feed (LF)" } else { "carriage return (CR)" };
+        let name = if line[at] == b'\n' {
+            "line feed (LF)"
+        } else {
+            "carriage return (CR)"
+        };
         return Err(DecodeError::line_level(
             Category::LineBreak,
             Some(at),

@@ -29,7 +29,7 @@ impl Verbatim {
         // CR would split the record. An empty object is left out by builders, so it may hold one.
         if let Some(at) = trimmed.bytes().position(|b| b == b'\n' || b == b'\r') {
             if !value.is_empty() {
-                let offset = text.len() - text.trim_start_matches(|c| matches!(c, ' ' | '\t' | '\r' | '\n')).len();
+                let offset = text.len() - text.trim_start_matches([' ', '\t', '\r', '\n']).len();
                 return Err(DecodeError::line_level(
                     Category::LineBreak,
                     Some(offset + at),

@@ -30,7 +30,10 @@ fn refused() -> Vec<String> {
 fn a_raw_line_break_inside_a_message_is_line_break() {
     for line in refused() {
         let first = line.find(['\n', '\r']).expect("a break");
-        for e in [decode(line.as_bytes()).unwrap_err(), decode_lenient(line.as_bytes()).unwrap_err()] {
+        for e in [
+            decode(line.as_bytes()).unwrap_err(),
+            decode_lenient(line.as_bytes()).unwrap_err(),
+        ] {
             assert_eq!(e.category, Category::LineBreak, "{line:?}");
             assert_eq!(e.offset, Some(first), "{line:?}");
             assert!(e.pointer.is_empty(), "{line:?}");
@@ -42,15 +45,30 @@ fn a_raw_line_break_inside_a_message_is_line_break() {
 fn line_breaks_after_the_value_stay_whitespace() {
     for tail in ["\r\n", "\r\r\n", " \t\r\n", "\r", "\n \n"] {
         let line = format!("{GOOD}{tail}");
-        assert_eq!(encode(&decode(line.as_bytes()).expect("decodes")), GOOD.as_bytes(), "{line:?}");
+        assert_eq!(
+            encode(&decode(line.as_bytes()).expect("decodes")),
+            GOOD.as_bytes(),
+            "{line:?}"
+        );
     }
 }
 
 #[test]
 fn verbatim_text_with_a_line_break_is_refused() {
-    for text in ["{\"signature\":\n\"x\"}", "{\"a\":1,\r\"b\":2}", "\n{\"a\":1,\n\"b\":2}\n"] {
-        assert_eq!(Verbatim::from_json(text).unwrap_err().category, Category::LineBreak, "{text:?}");
+    for text in [
+        "{\"signature\":\n\"x\"}",
+        "{\"a\":1,\r\"b\":2}",
+        "\n{\"a\":1,\n\"b\":2}\n",
+    ] {
+        assert_eq!(
+            Verbatim::from_json(text).unwrap_err().category,
+            Category::LineBreak,
+            "{text:?}"
+        );
     }
     assert!(Verbatim::from_json("{\r\n}").expect("an empty object").is_empty());
-    assert_eq!(Verbatim::from_json(" {\"a\":\t1} \n").expect("tab inside").as_str(), "{\"a\":\t1}");
+    assert_eq!(
+        Verbatim::from_json(" {\"a\":\t1} \n").expect("tab inside").as_str(),
+        "{\"a\":\t1}"
+    );
 }
