@@ -114,3 +114,30 @@ func TestNumbersAndVerbatimValuesKeepTheirSpelling(t *testing.T) {
 		t.Errorf("got %s %v", canon, err)
 	}
 }
+
+// A message is one line (schema/README.md section 1.5): a raw LF or CR inside it, verbatim values
+// included, is line_break; CR LF and CR CR LF after the message stay line ends; VerbatimFromJSON
+// refuses the text a forged record would ride in, and still takes an empty object in any spelling.
+func TestARawLineBreakInsideAMessageIsRefused(t *testing.T) {
+	thinking := `{"timestamp":"` + ts + `","type":"model_msg","payload":{"type":"thinking","role":"assistant","thinking":"x","fidelity":{"s":` + "\n" + `1}}}`
+	e := refusal(t, thinking)
+	if e.Category != om.LineBreak || e.Pointer != "" || e.Offset != strings.IndexByte(thinking, '\n') {
+		t.Errorf("got %v", e)
+	}
+	e = refusal(t, strings.Replace(thinking, "\n", "\r", 1))
+	if e.Category != om.LineBreak {
+		t.Errorf("got %v", e)
+	}
+	ok := strings.Replace(thinking, "\n", " ", 1)
+	for _, end := range []string{"\n", "\r\n", "\r\r\n", "\r \t\r\n"} {
+		if _, err := messages.Decode([]byte(ok + end)); err != nil {
+			t.Errorf("%q: %v", end, err)
+		}
+	}
+	if _, err := om.VerbatimFromJSON("{\"signature\":\n"+ok+"\n}", 512); err == nil || om.AsError(err).Category != om.LineBreak {
+		t.Errorf("a forged record inside fidelity was taken: %v", err)
+	}
+	if v, err := om.VerbatimFromJSON("{\n}", 512); err != nil || !v.IsEmpty() {
+		t.Errorf("an empty object spelled over two lines: %v %q", err, v)
+	}
+}

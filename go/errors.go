@@ -16,6 +16,7 @@ const (
 	InvalidUTF8     Category = "invalid_utf8"
 	InvalidJSON     Category = "invalid_json"
 	TrailingData    Category = "trailing_data"
+	LineBreak       Category = "line_break"
 	TooDeep         Category = "too_deep"
 	TooLarge        Category = "too_large"
 	Truncated       Category = "truncated"
@@ -30,7 +31,7 @@ const (
 )
 
 // AllCategories lists the constants above, in order.
-var AllCategories = []Category{InvalidUTF8, InvalidJSON, TrailingData, TooDeep, TooLarge, Truncated,
+var AllCategories = []Category{InvalidUTF8, InvalidJSON, TrailingData, LineBreak, TooDeep, TooLarge, Truncated,
 	DuplicateKey, LoneSurrogate, InvalidNumber, WrongType, MissingField, UnexpectedField, UnknownType, InvalidValue}
 
 // Error is the one error a decoder returns. Category, Pointer and Offset are normative; Detail is

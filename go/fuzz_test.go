@@ -18,7 +18,8 @@ import (
 )
 
 // lineLevel lists the categories whose pointer is always "" (the refusals of the line itself).
-var lineLevel = []om.Category{om.InvalidUTF8, om.InvalidJSON, om.TrailingData, om.TooDeep, om.TooLarge, om.Truncated}
+var lineLevel = []om.Category{om.InvalidUTF8, om.InvalidJSON, om.TrailingData, om.LineBreak, om.TooDeep, om.TooLarge,
+	om.Truncated}
 
 func FuzzDecode(f *testing.F) {
 	files, _ := filepath.Glob("../conformance/cases/*.jsonl")

@@ -9,7 +9,9 @@ import (
 // `output`), kept as its exact source bytes, from its `{` to its `}` (schema/README.md section 3).
 type Verbatim string
 
-// VerbatimFromJSON wraps JSON text that must be one object (whitespace around it is dropped).
+// VerbatimFromJSON wraps JSON text that must be one object (whitespace around it is dropped). A raw
+// LF or CR inside it is refused (line_break): the message it goes into must stay one line
+// (schema/README.md section 1.5); an empty object in any spelling is still taken (builders leave it out).
 func VerbatimFromJSON(text string, maxDepth int) (Verbatim, error) {
 	start, err := CheckGrammar([]byte(text), maxDepth)
 	if err != nil {
@@ -18,7 +20,11 @@ func VerbatimFromJSON(text string, maxDepth int) (Verbatim, error) {
 	if text[start] != '{' {
 		return "", newError(WrongType, "", start, "a verbatim value is a JSON object")
 	}
-	return Verbatim(strings.Trim(text, " \t\r\n")), nil
+	v := Verbatim(strings.Trim(text, " \t\r\n"))
+	if at := strings.IndexAny(string(v), "\r\n"); at >= 0 && !v.IsEmpty() {
+		return "", newError(LineBreak, "", start+at, "a raw line break inside a verbatim value (a message is one line)")
+	}
+	return v, nil
 }
 
 // IsEmpty says whether it is an object with no members, in any spelling (`{}`, `{ }`): builders

@@ -51,6 +51,12 @@ var Categories = []CategoryInfo{
 	// Something follows the message object on the line (a line holds exactly one message; only JSON
 	// whitespace may follow).
 	{Category: "trailing_data", Lexical: true, Rule: "OM103"},
+	// A raw line feed (LF) or carriage return (CR) inside the message: anywhere from the line's first
+	// byte to the end of its value, between tokens, inside a string or inside a verbatim value
+	// (`fidelity`, tool `parameters`, hook `output`). A message is one line: only the line's
+	// terminating LF, and JSON whitespace after the value, may hold them (schema/README.md section
+	// 1.5).
+	{Category: "line_break", Lexical: true, Rule: "OM118"},
 	// Nesting deeper than the decoder's limit (see `x-omnimessage-limits`).
 	{Category: "too_deep", Lexical: true, Rule: "OM104"},
 	// A line longer than the reader's limit (see `x-omnimessage-limits`).

@@ -43,7 +43,13 @@ def raw_json(value: JsonObject) -> Raw:
         raise ValueError(f"not a JSON text: {exc}") from None
     if node.kind != _scan.OBJ:
         raise ValueError("a verbatim value must be a JSON object")
-    return Raw(data.strip(b" \t\r\n"))
+    out = data.strip(b" \t\r\n")
+    if (b"\n" in out or b"\r" in out) and not _EMPTY_OBJECT.fullmatch(out):
+        # A message is one line (schema/README.md section 1.5): kept byte for byte, a raw LF
+        # would split the record (and could smuggle a forged one onto its own line).
+        raise ValueError("a verbatim value holds a raw line feed or carriage return (line_break): "
+                         "a message is one line")
+    return Raw(out)
 
 
 def verbatim(value: JsonObject | None) -> Raw | UnsetType:

@@ -64,6 +64,8 @@ def _verbatim_shapes_ok(msg: Any, verbatim: Mapping[Any, Any] = VERBATIM_LOCATIO
             data = bytes(raw)
             if not data or data[0] != 0x7B:  # "{"
                 return False
+            if b"\n" in data or b"\r" in data:  # a message is one line: the slow path refuses it (`line_break`)
+                return False
             if not data.isascii():  # msgspec skips verbatim values without checking UTF-8
                 try:
                     data.decode("utf-8")

@@ -6,6 +6,7 @@ raw bytes, then `msgspec.convert` checks the schema. A refusal of a well-formed 
 
 from __future__ import annotations
 
+import re
 from typing import Any, Final, NamedTuple
 
 import msgspec
@@ -49,6 +50,9 @@ def decode_slow(data: bytes, shapes: Shapes = RUNTIME_SHAPES) -> Any:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise DecodeError("invalid_utf8", f"invalid UTF-8 ({exc.reason})", offset=exc.start) from None
+    at = line_break_at(body)
+    if at is not None:
+        raise DecodeError("line_break", f"raw {_BREAK_NAMES[body[at]]} inside the message", offset=at)
     try:
         root = _scan.scan(text)
     except _scan.ScanError as exc:
@@ -71,6 +75,19 @@ def decode_slow(data: bytes, shapes: Shapes = RUNTIME_SHAPES) -> Any:
     return msg
 
 
+def line_break_at(body: bytes) -> int | None:
+    """Where the first raw LF or CR of a line (less its terminating LF) is, when it comes before
+    the JSON whitespace that ends the line: inside the message (section 1.5, `line_break`)."""
+    lf = body.find(b"\n")
+    cr = body.find(b"\r")
+    if lf < 0 and cr < 0:
+        return None
+    at = cr if lf < 0 or 0 <= cr < lf else lf
+    return None if _WS_TO_END.match(body, at) else at
+
+
+_WS_TO_END: Final = re.compile(rb"[ \t\r\n]*\Z")
+_BREAK_NAMES: Final = {0x0A: "line feed (LF)", 0x0D: "carriage return (CR)"}
 _NO_VERBATIM: Final[dict[tuple[str, ...], str]] = {}
 _JSON_WS: Final = b" \t\r\n"
 # Outside verbatim values the schema nests a few levels deep; values deeper than this are

@@ -53,15 +53,29 @@ def encode(msg: Message | OpaqueMessage) -> bytes:
     Keys in schema order, optional keys only when set, strings escaped and numbers spelled as
     `JSON.stringify` writes them, verbatim values copied byte for byte. An `OpaqueMessage`
     encodes to its original bytes.
+
+    A message is one line: a verbatim value (or an opaque message's bytes) holding a raw line
+    feed or carriage return, which only a struct built by hand can hold (decoding and the
+    builders refuse them), raises `ValueError` (schema/README.md section 1.5).
     """
     return _encode(msg, RUNTIME)
 
 
 def _encode(msg: Any, t: Tables) -> bytes:
     """`encode` for the structs `t` reads (`omnimessage.bind.Codec`)."""
-    if type(msg) is OpaqueMessage:
-        return msg.raw
-    return encode_message(msg, t)
+    out: bytes = msg.raw if type(msg) is OpaqueMessage else encode_message(msg, t)
+    if b"\n" in out or b"\r" in out:
+        raise ValueError(one_line_refusal(out))
+    return out
+
+
+def one_line_refusal(out: bytes) -> str:
+    """Why the bytes `out` of a message cannot be written as one line (they hold a raw LF or CR)."""
+    lf, cr = out.find(b"\n"), out.find(b"\r")
+    at = cr if lf < 0 or 0 <= cr < lf else lf
+    name = "line feed (LF)" if out[at] == 0x0A else "carriage return (CR)"
+    return (f"a message is one line: its bytes hold a raw {name} at byte {at} "
+            "(line_break; a verbatim value built by hand?)")
 
 
 

@@ -7,7 +7,9 @@ or a field narrowed. Everything else (an optional field added, a description cha
 **compatible**. OLD and NEW are protocol versions (`omnimessage.versions.versions()`, derived
 from the canonical schema) or paths to schema files. The exit status gates a CI job, as
 `buf breaking` and Weaver's `registry diff` do: 0 when nothing breaks (or only what `--allow`
-names), 1 when a change breaks a reader or a writer, 2 for a usage error.
+names), 1 when a change breaks a reader or a writer, 2 for a usage error or a schema it cannot
+read (a `$ref` or `oneOf` cycle, an enum of lists, a keyword of the wrong JSON type: one line,
+never a traceback).
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Final
 
-__all__ = ["CLASSES", "Change", "add_diff_parser", "diff", "facts", "load", "render_json", "render_text"]
+__all__ = ["CLASSES", "Change", "MalformedSchema", "add_diff_parser", "diff", "facts", "load", "render_json",
+           "render_text"]
 
 READER: Final = "reader-breaking"
 WRITER: Final = "writer-breaking"
@@ -45,26 +48,46 @@ class Change:
         return f"{noun} {self.what} {verb} ({self.where})"
 
 
+class MalformedSchema(ValueError):
+    """A schema whose shape the diff cannot read (a `$ref` or `oneOf` cycle, an enum of lists, a
+    member that is not the JSON type the keyword needs): exit status 2, never 1."""
+
+
+def _obj(node: Any, where: str) -> dict[str, Any]:
+    if not isinstance(node, dict):
+        raise MalformedSchema(f"{where} is a {type(node).__name__}, not an object")
+    return node
+
+
+def _list(node: Any, where: str) -> list[Any]:
+    if not isinstance(node, list):
+        raise MalformedSchema(f"{where} is a {type(node).__name__}, not an array")
+    return node
+
+
 def _ref(node: dict[str, Any]) -> str | None:
     r = node.get("$ref")
     return r.rsplit("/", 1)[-1] if isinstance(r, str) else None
 
 
-def _type_sig(doc: dict[str, Any], node: dict[str, Any]) -> str:
+def _type_sig(doc: dict[str, Any], node: Any, seen: frozenset[str] = frozenset()) -> str:
     """A field's type, as a comparable string (references resolved to their shape, not their name)."""
+    node = _obj(node, "a property schema")
     ref = _ref(node)
     if ref is not None:
-        target = doc["$defs"].get(ref, {})
+        if ref in seen:
+            raise MalformedSchema(f"$ref cycle through $defs/{ref}")
+        target = _obj(doc["$defs"].get(ref, {}), f"$defs/{ref}")
         if "enum" in target or "properties" in target or "oneOf" in target:
             return f"ref:{ref}"
-        return _type_sig(doc, target)
+        return _type_sig(doc, target, seen | {ref})
     if "const" in node:
         return f"const:{node['const']}"
     if "anyOf" in node:
-        return "anyOf(" + ",".join(sorted(_type_sig(doc, o) for o in node["anyOf"])) + ")"
+        return "anyOf(" + ",".join(sorted(_type_sig(doc, o, seen) for o in _list(node["anyOf"], "anyOf"))) + ")"
     t = node.get("type")
     if t == "array":
-        return f"array<{_type_sig(doc, node.get('items', {}))}>"
+        return f"array<{_type_sig(doc, node.get('items', {}), seen)}>"
     bounds = [f"{k}={node[k]}" for k in ("minimum", "maximum", "minItems") if k in node]
     return str(t) + (f"[{','.join(bounds)}]" if bounds else "")
 
@@ -72,39 +95,52 @@ def _type_sig(doc: dict[str, Any], node: dict[str, Any]) -> str:
 def facts(doc: dict[str, Any]) -> dict[str, Any]:
     """What a diff compares: the kinds of each union (by `type` const), every object's fields
     (required, type), every enum's values (a def's, or a field's own)."""
-    defs: dict[str, dict[str, Any]] = doc.get("$defs", {})
+    defs: dict[str, Any] = _obj(doc.get("$defs", {}), "$defs")
     kinds: dict[str, set[str]] = {}
     fields: dict[str, dict[str, tuple[bool, str]]] = {}
-    enums: dict[str, set[str]] = {}
+    enums: dict[str, set[Any]] = {}
 
-    def members(union: dict[str, Any]) -> Iterator[str]:
-        for o in union.get("oneOf", ()):
-            name = _ref(o)
-            d = defs.get(name or "", {})
+    def members(union: dict[str, Any], path: tuple[str, ...]) -> Iterator[str]:
+        for o in _list(union.get("oneOf", []), f"$defs/{path[-1]}/oneOf"):
+            name = _ref(_obj(o, f"an item of $defs/{path[-1]}/oneOf"))
+            d = _obj(defs.get(name or "", {}), f"$defs/{name}")
             if "oneOf" in d and "properties" not in d:
-                yield from members(d)
+                if name in path:
+                    raise MalformedSchema(f"oneOf cycle through $defs/{name}")
+                yield from members(d, (*path, name or ""))
             else:
-                const = d.get("properties", {}).get("type", {}).get("const")
+                props = _obj(d.get("properties", {}), f"$defs/{name}/properties")
+                const = _obj(props.get("type", {}), f"$defs/{name}/properties/type").get("const")
                 if isinstance(const, str):
                     yield const
                 elif name:
                     yield name
 
     for name, d in defs.items():
+        d = _obj(d, f"$defs/{name}")
         if "oneOf" in d and "properties" not in d:
-            kinds[name] = set(members(d))
+            kinds[name] = set(members(d, (name,)))
         if "enum" in d:
-            enums[name] = set(d["enum"])
+            enums[name] = _enum(d["enum"], f"$defs/{name}/enum")
         if "properties" in d:
-            req = set(d.get("required", ()))
+            req = set(x for x in _list(d.get("required", []), f"$defs/{name}/required") if isinstance(x, str))
             fields[name] = {}
-            for p, pd in d["properties"].items():
+            for p, pd in _obj(d["properties"], f"$defs/{name}/properties").items():
+                pd = _obj(pd, f"$defs/{name}/properties/{p}")
                 if p == "type" and "const" in pd:
                     continue
                 fields[name][p] = (p in req, _type_sig(doc, pd))
                 if "enum" in pd:
-                    enums[f"{name}.{p}"] = set(pd["enum"])
+                    enums[f"{name}.{p}"] = _enum(pd["enum"], f"$defs/{name}/properties/{p}/enum")
     return {"kinds": kinds, "fields": fields, "enums": enums}
+
+
+def _enum(values: Any, where: str) -> set[Any]:
+    """An enum's values; only JSON scalars are compared (an enum of lists or objects is malformed here)."""
+    for v in _list(values, where):
+        if isinstance(v, (list, dict)):
+            raise MalformedSchema(f"{where} holds a {type(v).__name__}: the diff compares scalar values only")
+    return set(values)
 
 
 def diff(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
@@ -119,8 +155,8 @@ def diff(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
         if e not in a["enums"] or e not in b["enums"]:
             continue  # a new or removed enum comes with its field or kind
         va, vb = a["enums"][e], b["enums"][e]
-        out += [Change("value-added", e, repr(v), (READER,)) for v in sorted(vb - va)]
-        out += [Change("value-removed", e, repr(v), (WRITER,)) for v in sorted(va - vb)]
+        out += [Change("value-added", e, repr(v), (READER,)) for v in sorted(vb - va, key=repr)]
+        out += [Change("value-removed", e, repr(v), (WRITER,)) for v in sorted(va - vb, key=repr)]
     for obj in sorted(set(a["fields"]) & set(b["fields"])):
         fa, fb = a["fields"][obj], b["fields"][obj]
         for f in sorted(set(fa) | set(fb)):
@@ -188,16 +224,24 @@ def cmd_diff(args: argparse.Namespace) -> int:
             raise ValueError("give OLD and NEW, or --against-ref REF and the schema file")
         old_label, old = load_at_ref(args.against_ref, args.old) if args.against_ref else load(args.old)
         new_label, new = load(args.new if args.new is not None else args.old)
-    except (ValueError, OSError, json.JSONDecodeError) as exc:
-        from ._sanitize import sanitize
-
-        sys.stderr.write(f"omnimessage schema diff: {sanitize(str(exc))}\n")
-        return 2
-    changes = diff(old, new)
+        changes = diff(old, new)
+    except (ValueError, OSError, RecursionError) as exc:  # JSONDecodeError, MalformedSchema are ValueErrors
+        return _malformed(exc)
+    except (TypeError, KeyError, AttributeError) as exc:  # a shape no check above names
+        return _malformed(MalformedSchema(f"malformed schema ({type(exc).__name__}: {exc})"))
     out = renderer(args.format, allowed) or (render_json if args.format == "json" else render_text)
     sys.stdout.write(out(old_label, new_label, changes))
     breaking = [c for c in changes if any(k != COMPATIBLE and k not in allowed for k in c.classes)]
     return 1 if breaking else 0
+
+
+def _malformed(exc: BaseException) -> int:
+    """Exit status 2 with one sanitised line (a schema that cannot be read is no verdict on it)."""
+    from ._sanitize import sanitize
+
+    text = "nesting too deep to read" if isinstance(exc, RecursionError) else str(exc)
+    sys.stderr.write(f"omnimessage schema diff: {sanitize(' '.join(text.split()))[:500]}\n")
+    return 2
 
 
 def add_diff_parser(schema_parser: argparse.ArgumentParser) -> None:

@@ -110,3 +110,16 @@ def test_issue_20_mutants_are_killed_by_the_point_cases() -> None:
     assert len(points) >= 100
     report = run_mutation_check(suite, names=names, cases=points)
     assert [r.name for r in report.results if not r.killed] == []
+
+
+def test_one_line_mutants_are_killed_by_their_cases() -> None:
+    """Issue 32: readings of suite 2.x (a CR inside a message is whitespace, kept in verbatim
+    values; checked after the grammar; before UTF-8; kept opaque when lenient): each is killed by
+    the cases tagged `one-line` (measured: without them, line-break-before-utf8 and
+    lenient-keeps-line-break survive every other case)."""
+    names = ["line-breaks-kept", "line-break-after-grammar", "line-break-before-utf8", "lenient-keeps-line-break"]
+    suite = load_suite()
+    one_line = [c for c in suite.cases if "one-line" in c.tags]
+    assert len(one_line) >= 15
+    report = run_mutation_check(suite, names=names, cases=one_line)
+    assert [r.name for r in report.results if not r.killed] == []

@@ -17,7 +17,7 @@ from omnimessage_dev.synth.samples import MODEL, TS, canonical_samples, envelope
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 TEXT = st.text(st.characters(exclude_categories=("Cs",)), max_size=40)
-WS = st.sampled_from(["", " ", "\t", "\n ", "\r\n"])
+WS = st.sampled_from(["", " ", "\t", " \t", "\t "])  # no CR or LF: inside a message they are line_break
 
 
 @st.composite

@@ -41,7 +41,8 @@ CASES: list[tuple[str, bytes, str, str | None]] = [
     ("json-comment", b"/* c */" + TEXT, "invalid_json", ""),
     ("json-single-quotes", mm(b"{'type':'text','role':'user','text':'hi'}"), "invalid_json", ""),
     ("json-unquoted-key", mm(b'{type:"text","role":"user","text":"hi"}'), "invalid_json", ""),
-    ("json-raw-newline", mm(b'{"type":"text","role":"user","text":"a\nb"}'), "invalid_json", ""),
+    ("line-break-raw-newline-in-string", mm(b'{"type":"text","role":"user","text":"a\nb"}'), "line_break", ""),
+    ("line-break-in-fidelity", mm(b'{"type":"text","role":"user","text":"a","fidelity":{"a":1,\r"b":2}}'), "line_break", ""),
     ("json-nul", mm(b'{"type":"text","role":"user","text":"a\x00b"}'), "invalid_json", ""),
     ("json-bad-escape", mm(b'{"type":"text","role":"user","text":"\\x41"}'), "invalid_json", ""),
     ("json-empty", b"", "invalid_json", ""),
@@ -49,7 +50,8 @@ CASES: list[tuple[str, bytes, str, str | None]] = [
     ("json-unterminated", TEXT[:-3], "invalid_json", ""),
     ("trailing-second-object", TEXT + TEXT, "trailing_data", ""),
     ("trailing-garbage", TEXT + b" x", "trailing_data", ""),
-    ("trailing-two-newlines", TEXT + b"\n\n{}", "trailing_data", ""),
+    ("trailing-two-newlines", TEXT + b"\n\n{}", "line_break", ""),  # a raw LF before more text (section 1.5)
+    ("trailing-after-whitespace", TEXT + b" \t{}", "trailing_data", ""),
     (
         "too-deep-outside",
         mm(b'{"type":"text","role":"user","text":"hi","x":' + b"[" * 600 + b"]" * 600 + b"}"),

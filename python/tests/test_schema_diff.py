@@ -119,3 +119,56 @@ def test_consecutive_versions_show_what_the_changelog_says(capsys: pytest.Captur
     assert {c["what"].split()[0] for c in r["changes"]} == {
         "'prefix_hash'", "'prefix_head_hash'", "'prefix_records'", "'prefix_chars'", "'prefix_extends_prev'",
         "'prefix_thinking_level'", "'reported_cost'"}
+
+
+def _cycle_ref(d: dict[str, Any]) -> None:
+    d["A"] = {"$ref": "#/$defs/B"}
+    d["B"] = {"$ref": "#/$defs/A"}
+    d["Begin"]["properties"]["note"] = {"$ref": "#/$defs/A"}
+
+
+def _cycle_one_of(d: dict[str, Any]) -> None:
+    d["EventPayload"]["oneOf"].append({"$ref": "#/$defs/Loop"})
+    d["Loop"] = {"oneOf": [{"$ref": "#/$defs/EventPayload"}]}
+
+
+MALFORMED: dict[str, Any] = {
+    "ref-cycle": _cycle_ref,
+    "ref-self": lambda d: d["Begin"]["properties"].update(note={"$ref": "#/$defs/Self"}) or d.update(Self={"$ref": "#/$defs/Self"}),
+    "one-of-cycle": _cycle_one_of,
+    "enum-of-lists": lambda d: d["Stop"].update(enum=[["completed"], ["failed"]]),
+    "enum-of-objects": lambda d: d["Stop"].update(enum=[{"a": 1}]),
+    "enum-not-a-list": lambda d: d["Stop"].update(enum=5),
+    "def-not-an-object": lambda d: d.update(Begin=[1, 2]),
+    "properties-a-list": lambda d: d["End"].update(properties=["type"]),
+    "property-a-string": lambda d: d["Begin"]["properties"].update(note="string"),
+    "one-of-not-a-list": lambda d: d["EventPayload"].update(oneOf={"$ref": "#/$defs/Begin"}),
+    "one-of-item-a-number": lambda d: d["EventPayload"].update(oneOf=[1]),
+    "required-not-a-list": lambda d: d["Begin"].update(required="type"),
+    "any-of-not-a-list": lambda d: d["Begin"]["properties"].update(note={"anyOf": 3}),
+    "items-a-list": lambda d: d["Begin"]["properties"].update(note={"type": "array", "items": [1]}),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MALFORMED))
+@pytest.mark.parametrize("side", ["old", "new"])
+def test_a_malformed_schema_exits_2_with_one_line(name: str, side: str, tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 32: a `$ref` cycle, a `oneOf` cycle, an enum of lists... printed a traceback and exited
+    1, the status that means "a change breaks". Now: status 2, one sanitised line, no traceback."""
+    good, bad = tmp_path / "good.json", tmp_path / "bad.json"
+    good.write_text(json.dumps(BASE))
+    bad.write_text(json.dumps(_with(MALFORMED[name])))
+    pair = [str(bad), str(good)] if side == "old" else [str(good), str(bad)]
+    assert main(["schema", "diff", *pair]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1 and err.startswith("omnimessage schema diff: ")
+    assert "Traceback" not in err
+
+
+def test_a_schema_nested_too_deep_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    deep, good = tmp_path / "deep.json", tmp_path / "good.json"
+    good.write_text(json.dumps(BASE))
+    deep.write_text('{"$defs":{"A":' + '{"type":"array","items":' * 5000 + "{}" + "}" * 5000 + "}}")
+    assert main(["schema", "diff", str(good), str(deep)]) == 2
+    assert capsys.readouterr().err.count("\n") == 1

@@ -10,7 +10,7 @@ from omnimessage import codec
 HEAD = b'{"timestamp":"2026-07-18T03:10:22.531Z","type":"model_msg","payload":{"type":"thinking","role":"assistant","thinking":"t","fidelity":'
 
 TORTURE: dict[str, bytes] = {
-    "inner-whitespace": b'{ "signature" :\t"abc" ,\n\r "n" : 1 }',
+    "inner-whitespace": b'{ "signature" :\t"abc" ,\t  "n" : 1 }',  # a raw LF or CR inside: line_break
     "one-point-zero": b'{"n":1.0}',
     "exponent-upper": b'{"n":1E2}',
     "exponent-plus": b'{"n":1e+2,"m":2.50E-003}',

@@ -41,6 +41,18 @@ impl Decoded {
 pub fn decode_as<T: Decode>(line: &[u8]) -> Result<T, DecodeError> {
     let text = std::str::from_utf8(line)
         .map_err(|e| DecodeError::line_level(Category::InvalidUtf8, Some(e.valid_up_to()), "invalid UTF-8"))?;
+    if let Some(at) = line_break_at(line) {
+        let name = if line[at] == b'\n' {
+            "line feed (LF)"
+        } else {
+            "carriage return (CR)"
+        };
+        return Err(DecodeError::line_level(
+            Category::LineBreak,
+            Some(at),
+            format!("raw {name} inside the message"),
+        ));
+    }
     // one pass: the typed decoder checks the grammar of all it reads
     let mut de = De::new(text, 0);
     let refusal = if line.get(de.value_start()) == Some(&b'{') {
@@ -64,6 +76,19 @@ pub fn decode_as<T: Decode>(line: &[u8]) -> Result<T, DecodeError> {
     }
     let lexical = crate::walk::first_lexical(text, start);
     Err(lexical.or(refusal).unwrap_or_else(|| grammar::json(0, "refused")))
+}
+
+/// Where the first raw LF or CR of a line (less its terminating LF) is, when it comes before the
+/// JSON whitespace that ends the line, i.e. inside the message (schema/README.md section 1.5,
+/// `line_break`).
+fn line_break_at(line: &[u8]) -> Option<usize> {
+    let body = line.strip_suffix(b"\n").unwrap_or(line);
+    let at = body.iter().position(|&b| b == b'\n' || b == b'\r')?;
+    if body[at..].iter().all(|&b| is_ws(b)) {
+        None
+    } else {
+        Some(at)
+    }
 }
 
 /// Decodes one line (one trailing LF allowed) strictly.
@@ -100,7 +125,7 @@ fn refused_leniently(e: &DecodeError) -> bool {
     use Category::*;
     matches!(
         e.category,
-        InvalidUtf8 | InvalidJson | TooDeep | TrailingData | TooLarge | Truncated
+        InvalidUtf8 | InvalidJson | TooDeep | TrailingData | LineBreak | TooLarge | Truncated
     ) || (e.category == WrongType && e.pointer.is_empty())
 }
 

@@ -23,9 +23,21 @@ impl Verbatim {
                 "a verbatim value is a JSON object",
             ));
         }
-        Ok(Verbatim(
-            text.trim_matches(|c| matches!(c, ' ' | '\t' | '\r' | '\n')).to_owned(),
-        ))
+        let trimmed = text.trim_matches(|c| matches!(c, ' ' | '\t' | '\r' | '\n'));
+        let value = Verbatim(trimmed.to_owned());
+        // A message is one line (schema/README.md section 1.5): kept byte for byte, a raw LF or
+        // CR would split the record. An empty object is left out by builders, so it may hold one.
+        if let Some(at) = trimmed.bytes().position(|b| b == b'\n' || b == b'\r') {
+            if !value.is_empty() {
+                let offset = text.len() - text.trim_start_matches([' ', '\t', '\r', '\n']).len();
+                return Err(DecodeError::line_level(
+                    Category::LineBreak,
+                    Some(offset + at),
+                    "a verbatim value holds a raw line feed or carriage return: a message is one line",
+                ));
+            }
+        }
+        Ok(value)
     }
 
     pub(crate) fn from_span(span: &str) -> Verbatim {

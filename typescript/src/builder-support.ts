@@ -42,6 +42,18 @@ function isVerbatim(value: unknown): value is t.VerbatimJson {
  * writes it).
  */
 export function rawJson(value: JsonObjectInput): t.VerbatimJson<{ [key: string]: unknown }> {
+  const raw = anyRawJson(value);
+  if (/[\n\r]/.test(raw.text) && !EMPTY_OBJECT.test(raw.text)) {
+    // A message is one line (schema/README.md section 1.5): kept byte for byte, a raw LF would
+    // split the record (and could smuggle a forged one onto its own line).
+    throw new TypeError("a verbatim value holds a raw line feed or carriage return (line_break): a message is one line");
+  }
+  return raw;
+}
+
+const EMPTY_OBJECT = /^\{[ \t\r\n]*\}$/;
+
+function anyRawJson(value: JsonObjectInput): t.VerbatimJson<{ [key: string]: unknown }> {
   if (typeof value === "string") return new RawJson(value.replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, ""));
   if (isVerbatim(value)) return value as t.VerbatimJson<{ [key: string]: unknown }>;
   return RawJson.from(value as { [key: string]: unknown });
@@ -51,7 +63,7 @@ export function rawJson(value: JsonObjectInput): t.VerbatimJson<{ [key: string]:
 export function verbatim(value: JsonObjectInput | undefined): t.VerbatimJson<{ [key: string]: unknown }> | undefined {
   if (value === undefined) return undefined;
   const raw = rawJson(value);
-  return /^\{[ \t\r\n]*\}$/.test(raw.text) ? undefined : raw;
+  return EMPTY_OBJECT.test(raw.text) ? undefined : raw;
 }
 
 /** A copy of an optional array, or undefined when absent or empty (left out). */

@@ -108,9 +108,21 @@ export function canonicalize(line: string | Uint8Array, options?: DecodeOptions)
  * their exact text. An {@link OpaqueMessage} encodes to its original object.
  *
  * The message is not validated (see `isValidMessage`); a value of the wrong JavaScript type
- * throws a `TypeError` naming the field.
+ * throws a `TypeError` naming the field, and so does a message that would not be one line (a
+ * raw LF or CR in a verbatim value built by hand; schema/README.md section 1.5).
  */
 export function encode(msg: OmniMessage | OpaqueMessage): string {
+  const out = encodeAny(msg);
+  const broken = lineBreakAt(out, out.length);
+  if (broken >= 0) {
+    // Only a message built by hand can hold one (decoding and the builders refuse them).
+    const name = out.charCodeAt(broken) === 10 ? "line feed (LF)" : "carriage return (CR)";
+    throw new TypeError(`a message is one line: its text holds a raw ${name} at index ${broken} (line_break; a verbatim value built by hand?)`);
+  }
+  return out;
+}
+
+function encodeAny(msg: OmniMessage | OpaqueMessage): string {
   if (msg instanceof OpaqueMessage) return msg.raw;
   const kept = (msg as unknown as { [SOURCE]?: Kept })[SOURCE];
   if (kept !== undefined) {
@@ -140,12 +152,34 @@ function startsWithObject(text: string): boolean {
   return false;
 }
 
+/**
+ * Where the first raw LF or CR of the line (its first `end` code units: less its terminating LF)
+ * is, when it comes before the JSON whitespace that ends the line, i.e. inside the message
+ * (schema/README.md section 1.5, `line_break`); -1 when there is none.
+ */
+function lineBreakAt(text: string, end: number): number {
+  const lf = text.indexOf("\n");
+  const cr = text.indexOf("\r");
+  const at = lf < 0 || (cr >= 0 && cr < lf) ? cr : lf;
+  if (at < 0 || at >= end) return -1;
+  for (let i = at; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 10 && c !== 13) return at;
+  }
+  return -1;
+}
+
 /** Longer lines (UTF-16 code units) skip the fast path, whose JSON.parse is not bounded by a small multiple of the line. */
 const FAST_PATH_MAX = 1 << 20;
 
 function decodeText(text: string, lenient: boolean, retain: boolean, onePass: boolean): OmniMessage | OpaqueMessage {
   let end = text.length;
   if (end > 0 && text.charCodeAt(end - 1) === 10) end--;
+  const broken = lineBreakAt(text, end);
+  if (broken >= 0) {
+    const name = text.charCodeAt(broken) === 10 ? "line feed (LF)" : "carriage return (CR)";
+    throw new DecodeError("line_break", `raw ${name} inside the message`, "", byteOffset(text, broken));
+  }
   // Anything but an object goes straight to the strict scanner, which decides exactly: a
   // JSON.parse that throws costs more than the scan (empty lines, binary junk). A long line
   // skips JSON.parse, which builds every value of verbatim objects too (13x the line for a long

@@ -374,17 +374,17 @@ def generate_canonicalization() -> None:
         ["verbatim", "key-order", "escape"],
     )
     canonicalization_case(
-        "verbatim.crlf-inside",
-        "CR LF whitespace inside a verbatim value survives; after the line it is dropped",
+        "verbatim.tab-inside-crlf-after",
+        "tab whitespace inside a verbatim value survives; a CR LF after the line is dropped (a CR inside is `line_break`, section 1.5)",
         (
             "{"
             + T
-            + ',"type":"model_msg","payload":{"type":"thinking","role":"assistant","thinking":"ok","fidelity":{"a":1,\r"b":2}}}\r\n'
+            + ',"type":"model_msg","payload":{"type":"thinking","role":"assistant","thinking":"ok","fidelity":{"a":1,\t"b":2}}}\r\n'
         ),
         (
             "{"
             + T
-            + ',"type":"model_msg","payload":{"type":"thinking","role":"assistant","thinking":"ok","fidelity":{"a":1,\r"b":2}}}'
+            + ',"type":"model_msg","payload":{"type":"thinking","role":"assistant","thinking":"ok","fidelity":{"a":1,\t"b":2}}}'
         ),
         "3",
         ["verbatim", "whitespace"],

@@ -26,7 +26,7 @@ def text_safe(data: bytes) -> bool:
 
 
 GRAMMAR_CATEGORIES: frozenset[str] = frozenset(
-    {"invalid_utf8", "invalid_json", "trailing_data", "too_deep", "too_large", "truncated"}
+    {"invalid_utf8", "line_break", "invalid_json", "trailing_data", "too_deep", "too_large", "truncated"}
 )
 """Refusals of the line before any value is read (levels 1 and 2 of the precedence, and the
 reader's): their JSON pointer is `""`, stated by every case."""

@@ -6,7 +6,7 @@ lone surrogate), follows from the envelope's and the payload's `type`: their une
 A decoder that reads them from the raw bytes (`"model\\u005fmsg"` is not `model_msg` to it) takes
 a duplicate key inside `fidelity` for a duplicate key of the message, or a fragment's lone
 surrogate for a defect. No other fixed case combines the two, so only random fresh cases caught
-such a decoder, and not on every seed. Suite 2.2.0 adds these cases.
+such a decoder, and not on every seed. Suite 3.0.0 adds these cases (the version that also made a raw CR or LF `line_break`).
 """
 
 from __future__ import annotations

@@ -134,8 +134,8 @@ def generate_hostile() -> None:
          tags=["nul"])
     hrej("nul-in-fidelity", "a raw NUL inside a string of a verbatim value", fid('{"s":"a\x00b"}'), J, spec="3.2",
          tags=["nul", "verbatim"])
-    hrej("cr-between-messages", "two messages separated by a lone CR (old Mac line endings): one line, trailing "
-         "data", GOOD_LINE + "\r" + GOOD_LINE + "\n", "trailing_data", spec="1.3", tags=["cr"])
+    hrej("cr-between-messages", "two messages separated by a lone CR (old Mac line endings): a raw CR inside "
+         "the line, before its last value (section 1.5)", GOOD_LINE + "\r" + GOOD_LINE + "\n", "line_break", spec="1.5", tags=["cr"])
     CASES.add("framing.cr-terminated-last-line", "canonicalization",
           "a last line ending with CR and no LF: CR is JSON whitespace, the line decodes", "1.3",
           GOOD_LINE_BYTES + b"\r", expect="canonical", output=GOOD_LINE_BYTES, tags=[*H, "cr"])

@@ -16,6 +16,7 @@ from .contract_rules import generate_contract_rules
 from .escaped_type import generate_escaped_type
 from .hostile import generate_hostile, tag_existing_hostile
 from .lenient import generate_lenient
+from .one_line import generate_one_line
 from .rejection_lexical import generate_lexical_rejections
 from .rejection_structure import generate_structure_rejections
 from .rejection_syntax import generate_syntax_rejections
@@ -65,6 +66,7 @@ def build() -> tuple[dict[str, bytes], bytes]:
     generate_contract_rules()
     generate_contract_points()
     generate_escaped_type()
+    generate_one_line()
     assign_levels(CASES.cases)
     groups = {
         "roundtrip": {

@@ -139,7 +139,6 @@ def generate_syntax_rejections() -> None:
     rejection_case("raw-tab", "a raw tab inside a string", user_text_line("a\tb"), J)
     rejection_case("raw-nul", "a raw NUL inside a string", user_text_line("a\x00b"), J)
     rejection_case("raw-control-1f", "a raw U+001F inside a string", user_text_line("\x1f"), J)
-    rejection_case("raw-cr", "a raw CR inside a string", user_text_line("a\rb"), J)
     rejection_case("invalid-escape", "an invalid escape (\\x)", user_text_line("\\x41"), J)
     rejection_case("short-unicode-escape", "a \\u escape with three digits", user_text_line("\\u004"), J)
     rejection_case("upper-u-escape", "\\U is not an escape", user_text_line("\\U0041"), J)

@@ -49,6 +49,18 @@ def declare() -> None:
     n = f.raw(a + a)
     f.expect("OM103", n)
 
+    f = trace("OM118", "pass-tab-in-fidelity", "spaces and tabs inside fidelity: kept verbatim, still one line")
+    f.user()
+    thinking = json.dumps(M("model_msg", {"type": "thinking", "role": "assistant", "thinking": "ok",
+                                          "stop_reason": "completed", "fidelity": {"signature": "x"}}),
+                          separators=(",", ":")).encode()
+    f.raw(thinking.replace(b'{"signature":"x"}', b'{"signature":\t "x"}'))
+    f = trace("OM118", "fail-cr-in-fidelity", "a complete message between two raw CRs inside fidelity (a forged record)")
+    f.user()
+    inner = json.dumps(M("model_msg", U), separators=(",", ":")).encode()
+    n = f.raw(thinking.replace(b'{"signature":"x"}', b'{"signature":\r' + inner + b"\r}"))
+    f.expect("OM118", n)
+
     deep: Any = 0
     for _ in range(300):
         deep = [deep]

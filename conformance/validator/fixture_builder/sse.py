@@ -120,7 +120,7 @@ def declare() -> None:
     cut = line.index(b'"payload"')
     n = s.put(b"id: 1784344222-9", b"data: " + line[:cut], b"data: " + line[cut:], b"") + 1
     s.expect("OM903", n)
-    s.expect("OM114", n)  # joined with a line feed: valid JSON, but not the canonical single line
+    s.expect("OM118", n)  # joined with a line feed: a raw LF inside the message (line_break)
 
     s = sfx("OM904", "pass-known-events", "unnamed events and server_event only")
     sse_turn(s)

@@ -100,7 +100,8 @@ class Style:
     def ws(self) -> str:
         if self.canonical or self.rng.random() < 0.7:
             return ""
-        return self.rng.choice([" ", "  ", "\t", "\r", "\n", " \t "])
+        # no CR or LF: inside a message they are `line_break` (schema/README.md section 1.5)
+        return self.rng.choice([" ", "  ", "\t", "\t\t", "   ", " \t "])
 
 
 def write(v: J, st: Style) -> str:
@@ -188,7 +189,7 @@ class Gen:
         """Random JSON text written oddly (exact bytes that must survive)."""
 
         def ws() -> str:
-            return self.rng.choice(["", "", "", " ", "\t", "  ", "\n", "\r\n "])
+            return self.rng.choice(["", "", "", " ", "\t", "  ", "\t\t", " \t "])  # no CR or LF (line_break)
 
         r = self.rng.random()
         if not scalar and depth < 6 and r < 0.15:

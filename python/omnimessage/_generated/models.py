@@ -72,6 +72,10 @@ REJECTION_CATEGORIES: Final[dict[str, tuple[bool, str]]] = {
         True,
         "Something follows the message object on the line (a line holds exactly one message; only JSON whitespace may follow).",
     ),
+    "line_break": (
+        True,
+        "A raw line feed (LF) or carriage return (CR) inside the message: anywhere from the line\u0027s first byte to the end of its value, between tokens, inside a string or inside a verbatim value (`fidelity`, tool `parameters`, hook `output`). A message is one line: only the line\u0027s terminating LF, and JSON whitespace after the value, may hold them (schema/README.md section 1.5).",
+    ),
     "too_deep": (
         True,
         "Nesting deeper than the decoder\u0027s limit (see `x-omnimessage-limits`).",
@@ -140,6 +144,13 @@ REJECTION_RULES: Final[dict[str, tuple[str, str, str, str, str]]] = {
         "something follows the message on its line",
         "Only JSON whitespace may follow the message object on its line; a second object, or any other text, makes the line invalid (typically two records written without a line feed between them).",
         "Write each message followed by exactly one line feed, with a single write per record.",
+    ),
+    "line_break": (
+        "OM118",
+        "line-break",
+        "a raw line feed or carriage return inside the message",
+        "A message is one line. A raw CR or LF inside it, even as JSON whitespace inside a verbatim value such as `fidelity`, splits it for any reader that breaks lines there: the half lines are refused as broken, and a complete message hidden between two line breaks would be read as a message of its own (a forged record).",
+        "Write each message with no raw CR or LF inside it (JSON.stringify and every canonical encoder escape them in strings); re-encode verbatim values from a source that pretty-printed them only after removing the line breaks, or refuse them.",
     ),
     "too_deep": (
         "OM104",

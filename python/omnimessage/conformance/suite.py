@@ -36,7 +36,7 @@ __all__ = [
     "suite_dir",
 ]
 
-SUITE_VERSION = "2.2.0"
+SUITE_VERSION = "3.0.0"
 """The version of the case set this code reads (`suite_version` in the manifest)."""
 
 PROTOCOL_VERSION = 1

@@ -103,8 +103,10 @@ class Session:
         if is_session_meta(msg) and msg.origin is UNSET:
             raise TypeError("a session_meta opens a context: use start() or new_context(), not emit()")
         with self._lock:
-            self._check(msg)
+            # Encoded first: a message that would not be one line (ValueError) changes nothing,
+            # neither the stream's state, nor the trace, nor the SSE channel.
             line = encode(msg) + b"\n"
+            self._check(msg)
             if msg.origin is not UNSET:
                 if is_session_meta(msg) and len(msg.origin) == 1:
                     self._store(subagent(msg.origin[0], timestamp=self._clock()))

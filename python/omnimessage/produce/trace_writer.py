@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 import threading
 from datetime import date as _date
 from typing import Any
@@ -93,6 +94,15 @@ def _refusal(msg: Any) -> str | None:
     return None
 
 
+def _line(msg: Any) -> bytes:
+    """The record of a message: its canonical bytes and the LF. What would not be one line (a raw
+    LF or CR in a verbatim value built by hand) is refused before anything is written."""
+    try:
+        return encode(msg) + b"\n"
+    except ValueError as exc:
+        raise TraceRefused(str(exc)) from None
+
+
 class TraceWriter:
     """Append-only writer of one session's trace files under `root`.
 
@@ -131,13 +141,15 @@ class TraceWriter:
         """Append one record; returns the line written (without a heal prefix).
 
         A `session_meta` written to a file that already holds records rotates to the next file
-        first. Raises `TraceRefused` for a partial, a message with an `origin`, or anything that
-        is no OmniMessage; `OSError` when the append fails (the next record heals a torn tail).
+        first. Raises `TraceRefused` for a partial, a message with an `origin`, anything that
+        is no OmniMessage, or one that would not be one line (a raw LF or CR in a
+        verbatim value); `OSError` when the append fails (the next record heals a torn tail) or
+        when the file or its date directory is a symbolic link.
         """
         refusal = _refusal(msg)
         if refusal is not None:
             raise TraceRefused(refusal)
-        line = encode(msg) + b"\n"
+        line = _line(msg)
         with self._lock:
             if is_session_meta(msg):
                 self._rotate_if_used()
@@ -159,7 +171,7 @@ class TraceWriter:
             refusal = _refusal(r)
             if refusal is not None:
                 raise TraceRefused(refusal)
-        lines = [encode(meta) + b"\n"] + [encode(r) + b"\n" for r in head]
+        lines = [_line(meta)] + [_line(r) for r in head]  # all of them, before anything is written
         with self._lock:
             self._rotate_if_used()
             for line in lines:
@@ -175,15 +187,18 @@ class TraceWriter:
 
     def _file_size(self) -> int:
         try:
-            return os.stat(self.path).st_size
+            st = os.lstat(self.path)
         except FileNotFoundError:
             return 0
+        return st.st_size if stat.S_ISREG(st.st_mode) else 0
 
     def _prepare(self, path: str) -> None:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
+        day = os.path.dirname(path)
+        os.makedirs(day, exist_ok=True)
+        _refuse_link(day, "date directory")
         self._torn = False
         try:
-            fd = os.open(path, os.O_RDONLY)
+            fd = _open_no_follow(path, os.O_RDONLY)
         except FileNotFoundError:
             return
         try:
@@ -200,8 +215,9 @@ class TraceWriter:
             self._prepare(path)
             self._prepared = self.index
         data = b"\n" + line if self._torn else line
-        created = self.fsync and not os.path.exists(path)
-        fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+        created = self.fsync and not os.path.lexists(path)
+        _refuse_link(os.path.dirname(path), "date directory")  # replaced by a link since it was prepared?
+        fd = _open_no_follow(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
         try:
             view = memoryview(data)
             written = 0
@@ -225,6 +241,32 @@ class TraceWriter:
             _fsync_dir(os.path.dirname(path))
         self._torn = False
         self._has_records = True
+
+
+# Links planted in a shared trace root (`/tmp/traces`) must not redirect a record: the date directory
+# is refused when it is a link, the file is opened without following one (O_NOFOLLOW: a link, even
+# a dangling one, fails with ELOOP instead of creating or appending to its target). Where the
+# platform has no O_NOFOLLOW (Windows), `lstat` refuses a link before the open.
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+
+
+def _refuse_link(path: str, what: str) -> None:
+    st = os.lstat(path)
+    if stat.S_ISLNK(st.st_mode) or not stat.S_ISDIR(st.st_mode):
+        raise OSError(errno.ELOOP if stat.S_ISLNK(st.st_mode) else errno.ENOTDIR,
+                      f"the trace's {what} is a symbolic link or not a directory; refusing to write through it", path)
+
+
+def _open_no_follow(path: str, flags: int) -> int:
+    """`os.open` of a trace file that is never a symbolic link (ELOOP when it is one)."""
+    if not _NOFOLLOW and os.path.islink(path):
+        raise OSError(errno.ELOOP, "the trace file is a symbolic link; refusing to follow it", path)
+    try:
+        return os.open(path, flags | _NOFOLLOW | getattr(os, "O_CLOEXEC", 0), 0o644)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise OSError(errno.ELOOP, "the trace file is a symbolic link; refusing to follow it", path) from None
+        raise
 
 
 def _fsync_dir(path: str) -> None:

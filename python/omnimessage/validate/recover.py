@@ -25,7 +25,7 @@ __all__ = ["HARD_CATEGORIES", "MAX_NEWER_FIELDS", "LegacySpot", "generic", "lega
            "repair_decode"]
 
 HARD_CATEGORIES: Final = frozenset(
-    {"invalid_utf8", "invalid_json", "trailing_data", "too_deep", "too_large", "truncated"}
+    {"invalid_utf8", "line_break", "invalid_json", "trailing_data", "too_deep", "too_large", "truncated"}
 )
 """Refusals after which the line's structure is unknown: nothing to recover."""
 MAX_NEWER_FIELDS: Final = 32

@@ -32,6 +32,12 @@ pub enum Category {
     /// Something follows the message object on the line (a line holds exactly one message; only
     /// JSON whitespace may follow).
     TrailingData,
+    /// A raw line feed (LF) or carriage return (CR) inside the message: anywhere from the line's
+    /// first byte to the end of its value, between tokens, inside a string or inside a verbatim
+    /// value (`fidelity`, tool `parameters`, hook `output`). A message is one line: only the line's
+    /// terminating LF, and JSON whitespace after the value, may hold them (schema/README.md section
+    /// 1.5).
+    LineBreak,
     /// Nesting deeper than the decoder's limit (see `x-omnimessage-limits`).
     TooDeep,
     /// A line longer than the reader's limit (see `x-omnimessage-limits`).
@@ -67,7 +73,7 @@ pub enum Category {
 
 impl Category {
     /// Every category, in schema order.
-    pub const ALL: &'static [Category] = &[Category::InvalidUtf8, Category::InvalidJson, Category::TrailingData, Category::TooDeep, Category::TooLarge, Category::Truncated, Category::DuplicateKey, Category::LoneSurrogate, Category::InvalidNumber, Category::WrongType, Category::MissingField, Category::UnexpectedField, Category::UnknownType, Category::InvalidValue];
+    pub const ALL: &'static [Category] = &[Category::InvalidUtf8, Category::InvalidJson, Category::TrailingData, Category::LineBreak, Category::TooDeep, Category::TooLarge, Category::Truncated, Category::DuplicateKey, Category::LoneSurrogate, Category::InvalidNumber, Category::WrongType, Category::MissingField, Category::UnexpectedField, Category::UnknownType, Category::InvalidValue];
 
     /// The stable identifier.
     pub fn as_str(self) -> &'static str {
@@ -75,6 +81,7 @@ impl Category {
             Category::InvalidUtf8 => "invalid_utf8",
             Category::InvalidJson => "invalid_json",
             Category::TrailingData => "trailing_data",
+            Category::LineBreak => "line_break",
             Category::TooDeep => "too_deep",
             Category::TooLarge => "too_large",
             Category::Truncated => "truncated",
@@ -95,6 +102,7 @@ impl Category {
             Category::InvalidUtf8 => true,
             Category::InvalidJson => true,
             Category::TrailingData => true,
+            Category::LineBreak => true,
             Category::TooDeep => true,
             Category::TooLarge => true,
             Category::Truncated => true,
@@ -115,6 +123,7 @@ impl Category {
             Category::InvalidUtf8 => Some("OM101"),
             Category::InvalidJson => Some("OM102"),
             Category::TrailingData => Some("OM103"),
+            Category::LineBreak => Some("OM118"),
             Category::TooDeep => Some("OM104"),
             Category::TooLarge => Some("OM105"),
             Category::Truncated => None,

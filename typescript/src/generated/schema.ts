@@ -35,6 +35,7 @@ export type RejectionCategory =
   | "invalid_utf8"
   | "invalid_json"
   | "trailing_data"
+  | "line_break"
   | "too_deep"
   | "too_large"
   | "truncated"
@@ -60,6 +61,10 @@ export const REJECTION_CATEGORIES: Readonly<Record<RejectionCategory, { readonly
   trailing_data: Object.freeze({
     lexical: true,
     description: "Something follows the message object on the line (a line holds exactly one message; only JSON whitespace may follow).",
+  }),
+  line_break: Object.freeze({
+    lexical: true,
+    description: "A raw line feed (LF) or carriage return (CR) inside the message: anywhere from the line's first byte to the end of its value, between tokens, inside a string or inside a verbatim value (`fidelity`, tool `parameters`, hook `output`). A message is one line: only the line's terminating LF, and JSON whitespace after the value, may hold them (schema/README.md section 1.5).",
   }),
   too_deep: Object.freeze({
     lexical: true,

@@ -77,12 +77,14 @@ export class Session {
     if (isSessionMeta(msg) && msg.origin === undefined) {
       return Promise.reject(new TypeError("a session_meta opens a context: use start() or newContext(), not emit()"));
     }
+    let line: string;
     try {
+      // Encoded first: a message that would not be one line changes nothing (stream state, trace, SSE).
+      line = `${encode(msg)}\n`;
       this.check(msg);
     } catch (err) {
       return Promise.reject(err);
     }
-    const line = `${encode(msg)}\n`;
     return this.enqueue(async () => {
       if (msg.origin !== undefined) {
         if (isSessionMeta(msg) && msg.origin.length === 1) await this.store(subagent(msg.origin[0]!, { timestamp: this.clock() }));

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { mkdirSync, openSync, closeSync, fstatSync, readSync, readdirSync, statSync, fsyncSync } from "node:fs";
+import { constants, mkdirSync, openSync, closeSync, fstatSync, readSync, readdirSync, lstatSync, fsyncSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
@@ -67,6 +67,45 @@ export interface TraceWriterOptions {
   fsync?: boolean;
 }
 
+// Links planted in a shared trace root (`/tmp/traces`) must not redirect a record: the date
+// directory is refused when it is a link, the file is opened without following one (O_NOFOLLOW: a
+// link, even a dangling one, fails with ELOOP instead of creating or appending to its target).
+// Where the platform has no O_NOFOLLOW (Windows), lstat refuses a link before the open.
+const NO_FOLLOW: number = constants.O_NOFOLLOW ?? 0;
+
+function refuseLinkedDirectory(dir: string): void {
+  const st = lstatSync(dir);
+  if (st.isSymbolicLink() || !st.isDirectory()) {
+    throw Object.assign(new Error(`the trace's date directory is a symbolic link or not a directory; refusing to write through it: ${dir}`), { code: st.isSymbolicLink() ? "ELOOP" : "ENOTDIR", path: dir });
+  }
+}
+
+function refuseLink(path: string): void {
+  try {
+    if (lstatSync(path).isSymbolicLink()) throw Object.assign(new Error(`the trace file is a symbolic link; refusing to follow it: ${path}`), { code: "ELOOP", path });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+  }
+}
+
+function openNoFollow(path: string, flags: number): number {
+  if (NO_FOLLOW === 0) refuseLink(path);
+  return openSync(path, flags | NO_FOLLOW);
+}
+
+/**
+ * The record of a message: its canonical text and the LF. What would not be one line (a raw LF or
+ * CR in a verbatim value built by hand: `encode` throws) is a {@link TraceRefused}.
+ */
+function recordOf(msg: t.OmniMessage): string {
+  try {
+    return `${encode(msg)}\n`;
+  } catch (err) {
+    if (err instanceof TypeError && err.message.startsWith("a message is one line")) throw new TraceRefused(err.message);
+    throw err;
+  }
+}
+
 /** Append-only writer of one session's trace files under `root`. */
 export class TraceWriter {
   readonly date: string;
@@ -99,12 +138,18 @@ export class TraceWriter {
   /**
    * Append one record; resolves with the line written (without a heal prefix) once it is in the
    * file. A `session_meta` written to a file that already holds records rotates first. Rejects with
-   * {@link TraceRefused} for a partial or an `origin` message (before anything is queued).
+   * {@link TraceRefused} for a partial, an `origin` message, or one that would not be one line (a
+   * raw LF or CR in a verbatim value), before anything is queued.
    */
   write(msg: t.OmniMessage): Promise<string> {
     const refusal = traceRefusal(msg);
     if (refusal !== undefined) return Promise.reject(new TraceRefused(refusal));
-    const line = `${encode(msg)}\n`;
+    let line: string;
+    try {
+      line = recordOf(msg);
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return this.enqueue(async () => {
       if (isSessionMeta(msg)) this.rotateIfUsed();
       await this.append(line);
@@ -123,7 +168,12 @@ export class TraceWriter {
       const refusal = traceRefusal(r);
       if (refusal !== undefined) return Promise.reject(new TraceRefused(refusal));
     }
-    const lines = [meta, ...head].map((r) => `${encode(r)}\n`);
+    let lines: string[];
+    try {
+      lines = [meta, ...head].map(recordOf); // all of them, before anything is queued
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return this.enqueue(async () => {
       this.rotateIfUsed();
       for (const line of lines) await this.append(line);
@@ -143,7 +193,8 @@ export class TraceWriter {
   private rotateIfUsed(): void {
     let size = 0;
     try {
-      size = statSync(this.path).size;
+      const st = lstatSync(this.path);
+      size = st.isFile() ? st.size : 0;
     } catch {
       size = 0;
     }
@@ -155,10 +206,11 @@ export class TraceWriter {
 
   private prepare(path: string): void {
     mkdirSync(dirname(path), { recursive: true });
+    refuseLinkedDirectory(dirname(path));
     this.torn = false;
     let fd: number;
     try {
-      fd = openSync(path, "r");
+      fd = openNoFollow(path, constants.O_RDONLY);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
       throw err;
@@ -183,7 +235,9 @@ export class TraceWriter {
     }
     const buf = Buffer.from(this.torn ? `\n${line}` : line, "utf8");
     const created = this.fsync && !this.hasRecords;
-    const fh = await open(path, "a", 0o644);
+    refuseLinkedDirectory(dirname(path)); // replaced by a link since it was prepared?
+    if (NO_FOLLOW === 0) refuseLink(path);
+    const fh = await open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | NO_FOLLOW, 0o644);
     try {
       let written = 0;
       while (written < buf.length) {

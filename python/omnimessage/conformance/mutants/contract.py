@@ -155,3 +155,7 @@ class LenientKeepsCr(Binding):
         if isinstance(msg, OpaqueMessage):
             return OpaqueMessage(raw=data[:-1] if data.endswith(b"\n") else data, error=msg.error)
         return msg
+
+    def encode(self, msg: Message | OpaqueMessage) -> bytes:
+        # its bytes as kept, CR and all (the real encoder refuses a CR: a message is one line)
+        return msg.raw if isinstance(msg, OpaqueMessage) else super().encode(msg)

@@ -104,6 +104,7 @@ from .nulls import (
     NullReasonRefused,
     UnsetWrittenNull,
 )
+from .one_line import LenientKeepsLineBreak, LineBreakAfterGrammar, LineBreakBeforeUtf8, LineBreaksKept
 from .pointers import (
     PointerEscapeOrderSwapped,
     PointerIndexOneBased,
@@ -334,4 +335,8 @@ MUTANTS: dict[str, type[Binding]] = {
     "str-stripped": StrStripped,
     "js-trimmed": JsTrimmed,
     "lenient-bytes-stripped": LenientBytesStripped,
+    "line-breaks-kept": LineBreaksKept,
+    "line-break-after-grammar": LineBreakAfterGrammar,
+    "line-break-before-utf8": LineBreakBeforeUtf8,
+    "lenient-keeps-line-break": LenientKeepsLineBreak,
 }

@@ -10,13 +10,16 @@ session; each finding on the line it concerns, with its rule's text and a link t
 Bounded on huge inputs (the caps below): the first :data:`MAX_FINDINGS_SHOWN` findings are shown
 in full, the rest counted; at most :data:`MAX_LINES_PER_INPUT` lines of an input and
 :data:`MAX_LINES_TOTAL` in all are laid out, and at most :data:`MAX_TIMELINES` inputs get a
-timeline (the rest list their findings alone). Standard input, URLs and SSE captures are not read
-twice: their findings are listed without a timeline.
+timeline (the rest list their findings alone); at most :data:`MAX_KEPT_BYTES` of input are kept
+for the timelines (each line as a bounded summary, :func:`.timeline.summary`), and each input's
+drawn section is spooled to a temporary file, not held. Standard input, URLs and SSE captures are
+not read twice: their findings are listed without a timeline.
 """
 
 from __future__ import annotations
 
 import html
+import tempfile
 from collections import Counter
 from importlib import resources
 from typing import Final, TextIO
@@ -39,6 +42,13 @@ MAX_LINES_TOTAL: Final = 50_000
 """Lines laid out in one report, over all inputs."""
 MAX_TIMELINES: Final = 500
 """Inputs given a timeline in one report."""
+
+MAX_KEPT_BYTES: Final = 8 * 1024 * 1024
+"""Bytes of input kept for the timelines of one report (`timeline.kept_bytes`: each kept line's
+strings, UTF-8, and a fixed overhead per line); lines beyond it are not laid out (the page says so).
+The HTML drawn from them is spooled to a temporary file as each input ends, not held."""
+SPOOL_BYTES: Final = 1024 * 1024
+"""Drawn sections held in memory before the spool moves to a temporary file."""
 
 
 def _asset(name: str) -> str:
@@ -67,7 +77,10 @@ class HtmlReporter(Reporter):
         self.current: FindingsAt = {}
         self.shown = 0
         self.hidden: Counter[tuple[str, str]] = Counter()
-        self.sections: list[str] = []
+        # closed by end(); a reporter lives for one run
+        self.sections = tempfile.SpooledTemporaryFile(SPOOL_BYTES, mode="w+", encoding="utf-8")  # noqa: SIM115
+        self.n_sections = 0
+        self.bytes_left = MAX_KEPT_BYTES
         self.unit: object = None
         self.lines_left = MAX_LINES_TOTAL
         self.timelines = 0
@@ -90,23 +103,24 @@ class HtmlReporter(Reporter):
 
     def unit_end(self, name: str, ok_lines: int) -> None:
         at, self.current = self.current, {}
-        sec = f"s{len(self.sections)}"
+        sec = f"s{self.n_sections}"
         entries: list[Entry] = []
         notes: list[str] = []
         files = _files_of(self.unit) if self.timelines < MAX_TIMELINES else []
         self.unit = None
         for path in files:
             budget = min(MAX_LINES_PER_INPUT - len(entries), self.lines_left)
-            if budget <= 0:
-                notes.append(f"{path}: not laid out (the report's cap of lines was reached)")
+            if budget <= 0 or self.bytes_left <= 0:
+                notes.append(f"{path}: not laid out (the report's cap of lines or bytes was reached)")
                 continue
             try:
                 with open_regular(path) as fh:
-                    got, more = read_entries(fh, path, budget)
+                    got, more, kept = read_entries(fh, path, budget, self.bytes_left)
             except OSError:
                 continue  # the validator reported why
             entries += got
             self.lines_left -= len(got)
+            self.bytes_left -= kept
             if more:
                 notes.append(f"{path}: the first {len(got)} lines are laid out; later findings are listed above")
         body, placed = "", set[tuple[str, int]]()
@@ -126,8 +140,9 @@ class HtmlReporter(Reporter):
                            f'{esc(f.path) + ":" if len(files) > 1 else ""}{f.line or "-"}</span>'
                            f"{finding_html(f, self.rules_url)}</div>" for f in loose)
             extra += f'<div class="card loose"><div class="hd">findings not on a line shown below</div>{rows}</div>'
-        self.sections.append(f'<section class="input" id="{sec}"{anchor}>{head}{extra}'
-                             f'<div class="timeline">{body}</div></section>')
+        self.sections.write(f'<section class="input" id="{sec}"{anchor}>{head}{extra}'
+                            f'<div class="timeline">{body}</div></section>\n')
+        self.n_sections += 1
 
     def end(self, s: Report) -> None:
         css, js = _asset("page.css"), _asset("page.js")
@@ -139,8 +154,10 @@ class HtmlReporter(Reporter):
           f"<title>omnimessage validate: {s.errors} error(s), {s.warnings} warning(s)</title>\n"
           f"<style>\n{css}</style></head>\n<body>\n")
         w(self._summary(s))
-        for sec in self.sections:
-            w(sec + "\n")
+        self.sections.seek(0)
+        while chunk := self.sections.read(1 << 16):
+            w(chunk)
+        self.sections.close()
         w(self._rules())
         w(f"<script>\n{js}</script>\n</body></html>\n")
 

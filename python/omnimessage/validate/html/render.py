@@ -16,12 +16,13 @@ from typing import Any, Final
 from ..._sanitize import clip_text, sanitize, sanitize_lines
 from ..finding import Finding
 from ..rules import RULES
-from .timeline import Ctx, Entry, Node
+from .timeline import MAX_NESTING, MAX_TEXT_CHARS, Ctx, Entry, Node
 
 __all__ = ["esc", "finding_html", "rule_anchor", "session_anchor", "timeline_html", "usage_svg"]
 
-MAX_BODY_CHARS: Final = 1200
-"""The longest text of a message shown (head and tail kept around the count, `clip_text`)."""
+MAX_BODY_CHARS: Final = MAX_TEXT_CHARS
+"""The longest text of a message shown (head and tail kept around the count, `clip_text`): strings
+come cut to it from the timeline's summary of the line, other values are cut here."""
 
 FindingsAt = dict[tuple[str, int], list[Finding]]
 
@@ -32,8 +33,8 @@ def esc(s: object) -> str:
 
 
 def _body(s: object) -> str:
-    text = s if isinstance(s, str) else json.dumps(s, ensure_ascii=False)
-    return html.escape(sanitize_lines(clip_text(text, MAX_BODY_CHARS)), quote=True)
+    text = s if isinstance(s, str) else clip_text(json.dumps(s, ensure_ascii=False), MAX_BODY_CHARS)
+    return html.escape(sanitize_lines(text), quote=True)
 
 
 def rule_anchor(rule: str) -> str:
@@ -84,8 +85,8 @@ def describe(e: Entry) -> tuple[str, str]:
                    f'<code>{esc(p.get("tool_call_id", ""))}</code>')
     if k in ("tool_call_output", "partial_tool_call_output"):
         ev = f'<span class="ev">{esc(p["event_type"])}</span> ' if "event_type" in p else ""
-        imgs = p.get("images")
-        extra = f" +{len(imgs)} image(s)" if isinstance(imgs, list) and imgs else ""
+        imgs = p.get("images")  # the count (timeline.summary)
+        extra = f" +{imgs} image(s)" if isinstance(imgs, int) and not isinstance(imgs, bool) and imgs else ""
         return k, f'{ev}<span class="txt">{_body(p.get("output", ""))}</span>{extra}'
     if k == "subagent":
         sid = str(p.get("session_id", ""))
@@ -130,10 +131,12 @@ class Page:
                 out.append(html_row)
             elif n.kind == "fold":
                 out.append(self.fold(n, ctx, at, placed, sec, folded=False))
-            elif n.kind == "child":
-                child = ctx.children[n.chain]
+            elif n.kind == "child" and n.ctx is not None:
+                child = n.ctx
+                deeper = (f" (and deeper hops, chains of up to {child.depth} ids: shown here)"
+                          if child.depth > MAX_NESTING and len(child.chain) == MAX_NESTING else "")
                 out.append(f'<div class="card child"><div class="hd">subagent <b>{esc(n.label)}</b> '
-                           f'<span class="dim">origin {esc(" > ".join(n.chain))}</span></div>'
+                           f'<span class="dim">origin {esc(" > ".join(n.chain))}{esc(deeper)}</span></div>'
                            f'{usage_svg(child.usage)}{self.nodes(child.root, child, at, placed, sec)}</div>')
             else:
                 head = n.label if n.kind != "call" else f"tool call {n.label}"
