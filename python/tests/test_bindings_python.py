@@ -218,9 +218,9 @@ def test_python_markdown_and_pydantic_targets_in_a_fresh_project(wheel: Path, tm
     err = one_line_usage_error(subprocess.run([str(cli), "generate", "--target", "pydantic", "--out", "om_pydantic"],
                                               cwd=project, capture_output=True, text=True, timeout=120))
     assert "pip install 'datamodel-code-generator" in err and "(the 'pydantic' extra's packages)" in err and not (project / "om_pydantic").exists(), err
-    err = one_line_usage_error(subprocess.run([str(cli), "generate", "--target", "go", "--out", "r"], cwd=project,
+    err = one_line_usage_error(subprocess.run([str(cli), "generate", "--target", "java", "--out", "r"], cwd=project,
                                               capture_output=True, text=True, timeout=120))
-    assert f"unknown target 'go' (targets: {', '.join(TARGETS)})" in err, err
+    assert f"unknown target 'java' (targets: {', '.join(TARGETS)})" in err, err
 
     # markdown: as documented; the output is the checkout's docs/protocol.md
     run_section("markdown", project, wheel)
@@ -240,7 +240,7 @@ def test_generate_refuses_an_unknown_target_in_one_line(tmp_path: Path) -> None:
             [sys.executable, "-m", "omnimessage", "generate", "--target", target, "--out", str(tmp_path / "out")],
             capture_output=True, text=True, timeout=120))
 
-    assert gen("go") == f"omnimessage generate: unknown target 'go' (targets: {', '.join(TARGETS)})\n"
+    assert gen("java") == f"omnimessage generate: unknown target 'java' (targets: {', '.join(TARGETS)})\n"
     assert gen("pydantc").endswith("; did you mean 'pydantic'?\n")
     assert gen("\x1b[2Jpython").count("\x1b") == 0  # the name is input: sanitised
     assert not (tmp_path / "out").exists()
