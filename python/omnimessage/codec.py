@@ -1,11 +1,16 @@
 """Byte-exact codec: strict `decode`, canonical `encode`, `canonicalize`.
 
-Decoding has two paths that must agree (the test-suite checks they do):
+Decoding has three paths that must agree (the test-suite checks they do); a line takes the first
+that accepts it, and a line the fast path turns down goes to the slow path:
 
-* fast (:mod:`._fast_path`): msgspec decodes straight into the generated structs (types, enums, required and
-  unknown fields, ranges), verbatim values come back as `msgspec.Raw` slices of the input,
-  then the message is re-encoded; when that gives back the input bytes, the line was
-  canonical, which also proves it had no duplicate keys and no non-canonical spelling.
+* native fast (`omnimessage._accel`, C, when built, current and not disabled by `OMNIMESSAGE_PURE=1`; see
+  :mod:`._accel_select`): msgspec's typed decode into the generated structs, then a one-pass check
+  that the line is canonical, in a single call.
+* pure fast (:mod:`._fast_path`, when there is no accelerator): msgspec decodes straight into the
+  generated structs (types, enums, required and unknown fields, ranges), verbatim values come back
+  as `msgspec.Raw` slices of the input, then the message is re-encoded; when that gives back the
+  input bytes, the line was canonical, which also proves it had no duplicate keys and no
+  non-canonical spelling.
 * slow (:mod:`._slow_path`; anything else: non-canonical, invalid, or beyond msgspec's
   recursion): a strict scanner (:mod:`._scan`) that knows every value's position checks what
   JSON Schema cannot see, outside verbatim values only, then `msgspec.convert` checks the
