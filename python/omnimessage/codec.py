@@ -93,6 +93,8 @@ def decode(data: bytes | bytearray | memoryview | str, *, lenient: bool = False)
         fast: Message | None = _NATIVE(data)
         if fast is not None:
             return fast
+        refused: Message | OpaqueMessage = _decode(data, lenient, RUNTIME, fast_tried=True)
+        return refused
     result: Message | OpaqueMessage = _decode(data, lenient, RUNTIME)
     return result
 
@@ -100,16 +102,19 @@ def decode(data: bytes | bytearray | memoryview | str, *, lenient: bool = False)
 _NATIVE: Final = RUNTIME.native
 
 
-def _decode(data: bytes | bytearray | memoryview | str, lenient: bool, t: Tables) -> Any:
+def _decode(data: bytes | bytearray | memoryview | str, lenient: bool, t: Tables, *, fast_tried: bool = False) -> Any:
     """`decode` into the structs `t` reads (`omnimessage.bind.Codec`): the slow path decodes into
-    them too (`t.shapes`), so a pinned protocol version's vocabulary is decoded as that version's."""
+    them too (`t.shapes`), so a pinned protocol version's vocabulary is decoded as that version's.
+    `fast_tried`: the caller already ran the fast path on these bytes and it said no: go straight
+    to the slow path (a refused line costs one fast attempt, not two)."""
     try:
         if type(data) is not bytes:
             data = _as_bytes(data)
-        native = t.native  # the native accelerator's fast path in one call, else the pure one
-        msg = native(data) if native is not None else _decode_fast(data, t)
-        if msg is not None:
-            return msg
+        if not fast_tried:
+            native = t.native  # the native accelerator's fast path in one call, else the pure one
+            msg = native(data) if native is not None else _decode_fast(data, t)
+            if msg is not None:
+                return msg
         return _decode_slow(data, lenient, t.shapes)
     except (MemoryError, RecursionError):
         pass  # leave the handler first, so that what the failed attempt held is freed
