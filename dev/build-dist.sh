@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=$(mkdir -p "${1:-dist}" && cd "${1:-dist}" && pwd)
 python=${PYTHON:-python3}
-py_version=$("$python" -c 'import re,sys; print(re.search(r"__version__\s*=\s*\"([^\"]+)\"", open("python/omnimessage/__init__.py").read()).group(1))')
+py_version=$("$python" -c 'import re,sys; print(re.search(r"__version__\s*=\s*\"([^\"]+)\"", open("python/omnimessage/_version.py").read()).group(1))')
 npm_version=$(node -p 'require("./typescript/package.json").version')
 if [ "$py_version" != "$npm_version" ]; then
   echo "build-dist: the Python package is $py_version, the npm package $npm_version: release one version" >&2; exit 1

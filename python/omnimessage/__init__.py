@@ -15,6 +15,7 @@ from ._generated import builders as _builders
 from ._generated import models as _models
 from ._generated.builders import *  # noqa: F403
 from ._generated.models import *  # noqa: F403
+from ._version import __version__ as __version__
 from .aggregate import Aggregator
 from .bind import Codec, IncompatibleSchemaError
 from .builders import event, model, now, raw_json, with_origin
@@ -23,8 +24,6 @@ from .errors import CATEGORIES, LEXICAL_CATEGORIES, DecodeError
 from .guards import is_complete_model, is_event, is_model, is_partial, is_session_meta
 from .reader import Line, iter_messages
 from .restore_context import ContextLine, Restored, RestoreError, restore
-
-__version__ = "0.1.0"
 
 __all__ = [
     "Aggregator",

@@ -15,6 +15,7 @@ import msgspec
 from ._accel_select import DECODER, NATIVE
 from ._generated.models import ENVELOPE_TAGS, NUMBER_LOCATIONS, VERBATIM_LOCATIONS
 from ._slow_path import RUNTIME_SHAPES, Shapes
+from ._unknown_struct import unknown_struct
 
 
 class Tables(NamedTuple):
@@ -29,11 +30,5 @@ class Tables(NamedTuple):
     native: Callable[[bytes], Any] | None = None
 
 
-def _unknown(msg: object) -> TypeError:
-    from .bind import unknown_struct  # a refusal only: the explanation lives with the binding
-
-    return unknown_struct(msg)
-
-
 RUNTIME: Final = Tables(DECODER, dict(ENVELOPE_TAGS), VERBATIM_LOCATIONS, NUMBER_LOCATIONS,
-                        _unknown, RUNTIME_SHAPES, NATIVE)
+                        unknown_struct, RUNTIME_SHAPES, NATIVE)

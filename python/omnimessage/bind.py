@@ -44,6 +44,8 @@ from ._binding_digests import BINDING_DIGESTS
 from ._builder_support import ABSENT, JsonObject, now, verbatim
 from ._generated import models as _runtime
 from ._slow_path import Shapes
+from ._unknown_struct import package_of, unknown_struct
+from ._version import __version__
 from .codec import OpaqueMessage
 
 __all__ = ["ABSENT", "Codec", "IncompatibleSchemaError", "JsonObject", "now", "signature_digest", "unknown_struct",
@@ -60,45 +62,6 @@ _GENERATE: Final = "omnimessage generate --target python --out DIR"
 
 class IncompatibleSchemaError(TypeError):
     """Generated code whose schema this runtime does not speak (raised when its package is imported)."""
-
-
-def _release() -> str:
-    from . import __version__
-
-    return __version__
-
-
-def _package(module_name: str) -> str:
-    """`myapp.omtypes` for `myapp.omtypes.models` (what a user imports and passes)."""
-    return module_name[: -len(".models")] if module_name.endswith(".models") else module_name
-
-
-def _envelope_names() -> str:
-    return ", ".join(cls.__name__ for cls in _runtime.ENVELOPE_TAGS)
-
-
-def unknown_struct(msg: object, codec_of: str = "omnimessage") -> TypeError:
-    """The `TypeError` for a value an `encode` cannot take: what it is, and what to pass instead.
-
-    `codec_of` names the package whose structs the refusing codec encodes."""
-    cls = type(msg)
-    name = f"{cls.__module__}.{cls.__qualname__}"
-    where = "omnimessage.encode()" if codec_of == "omnimessage" else f"the codec of {codec_of}"
-    runtime_names = {c.__name__ for c in _runtime.ENVELOPE_TAGS}
-    payload_names = {c.__name__ for c in _runtime.PAYLOAD_CLASSES.values()}
-    if isinstance(msg, msgspec.Struct) and cls.__name__ in runtime_names:
-        pkg = _package(cls.__module__)
-        if pkg in ("omnimessage", "omnimessage._generated"):
-            fix = "encode it with omnimessage.encode(msg)"
-        else:
-            fix = f"encode it with the codec generated beside it: {pkg}.encode(msg) (or omnimessage.Codec({pkg}))"
-        return TypeError(f"{where} got {name}, a struct of another package than {codec_of}: {fix}")
-    if isinstance(msg, msgspec.Struct) and cls.__name__ in payload_names:
-        return TypeError(
-            f"{where} takes a whole message, not a payload: wrap {name} in its envelope "
-            f"(ModelMessage/EventMessage(timestamp=..., payload=...), or omnimessage.model(payload) / event(payload))"
-        )
-    return TypeError(f"{where} takes a message of {codec_of} ({_envelope_names()}, or an OpaqueMessage); got {name}")
 
 
 def _signature(types: Any) -> dict[str, Any]:
@@ -141,7 +104,7 @@ def _fix(by: str, version: str) -> str:
     release wrote them, say that they were changed since (two identical releases explain nothing)."""
     flag = "" if version == _runtime.PROTOCOL_VERSION else f" --protocol {version}"
     again = f"regenerate it with this runtime (`{_GENERATE}{flag}`)"
-    if by == _release():
+    if by == __version__:
         return f"{again}: this release did not write these structs as they are (edited, or made from another schema)"
     return f"{again}, or install omnimessage {by}, the release that generated it"
 
@@ -156,17 +119,17 @@ def _check(types: ModuleType) -> None:
         )
     by = str(getattr(types, "GENERATOR_VERSION", "an unknown release"))
     version = str(getattr(types, "PROTOCOL_VERSION", _runtime.PROTOCOL_VERSION))
-    pkg = _package(types.__name__)
+    pkg = package_of(types.__name__)
     said = f"{pkg} was generated from schema {types.SCHEMA_ID} (protocol {version}) by omnimessage {by}"
     if version != _runtime.PROTOCOL_VERSION:
         digest = BINDING_DIGESTS.get(version)
         if digest is None:
             raise IncompatibleSchemaError(
-                f"{said}, but this runtime (omnimessage {_release()}) knows no protocol {version} (it knows "
+                f"{said}, but this runtime (omnimessage {__version__}) knows no protocol {version} (it knows "
                 f"{', '.join(BINDING_DIGESTS)}): install omnimessage {by}, the release that generated it")
         if signature_digest(types) != digest:
             raise IncompatibleSchemaError(
-                f"{said}, but its structs are not this runtime's (omnimessage {_release()}) bindings of protocol "
+                f"{said}, but its structs are not this runtime's (omnimessage {__version__}) bindings of protocol "
                 f"{version}: {_fix(by, version)}")
         return
     if _RUNTIME_SIGNATURE is None:
@@ -177,7 +140,7 @@ def _check(types: ModuleType) -> None:
         first = differ[0].removeprefix("$defs/")
         more = f" and {len(differ) - 1} more" if len(differ) > 1 else ""
         raise IncompatibleSchemaError(
-            f"{said}, but this runtime (omnimessage {_release()}) speaks schema {_runtime.SCHEMA_ID} (protocol "
+            f"{said}, but this runtime (omnimessage {__version__}) speaks schema {_runtime.SCHEMA_ID} (protocol "
             f"{version}), and they differ ({first}{more}): {_fix(by, version)}"
         )
 
@@ -195,7 +158,7 @@ class Codec(Generic[M]):
             self._tables = _tables.RUNTIME
             return
         _check(types)
-        self.package = _package(types.__name__)
+        self.package = package_of(types.__name__)
         package = self.package
         self._tables = _tables.Tables(
             msgspec.json.Decoder(types.Message),

@@ -15,12 +15,12 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, BinaryIO, NoReturn, TextIO, cast
 
-from . import __version__
 from ._atomic import atomic_replace
 from ._bytes_diff import canonical_diff
 from ._extras import install_hint
 from ._files import NotReadable, open_regular
 from ._sanitize import MAX_MESSAGE_CHARS, clip_text, sanitize, sanitize_lines
+from ._version import __version__
 from ._write_errors import STDOUT, NamedStream, named
 from .codec import encode
 from .errors import DecodeError
@@ -272,7 +272,7 @@ def add_canonicalize_parser(sub: argparse._SubParsersAction[argparse.ArgumentPar
 
 
 def add_schema_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    from .schema_diff import add_diff_parser
+    from .schema_diff_cli import add_diff_parser
 
     s = sub.add_parser("schema", help=COMMANDS["schema"][1], description=SCHEMA_DESCRIPTION)
     s.add_argument("--protocol", metavar="VERSION", help="print the schema of one protocol version (derived from "

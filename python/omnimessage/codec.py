@@ -1,11 +1,16 @@
 """Byte-exact codec: strict `decode`, canonical `encode`, `canonicalize`.
 
-Decoding has two paths that must agree (the test-suite checks they do):
+Decoding has three paths that must agree (the test-suite checks they do); a line takes the first
+that accepts it, and a line the fast path turns down goes to the slow path:
 
-* fast (:mod:`._fast_path`): msgspec decodes straight into the generated structs (types, enums, required and
-  unknown fields, ranges), verbatim values come back as `msgspec.Raw` slices of the input,
-  then the message is re-encoded; when that gives back the input bytes, the line was
-  canonical, which also proves it had no duplicate keys and no non-canonical spelling.
+* native fast (`omnimessage._accel`, C, when built, current and not disabled by `OMNIMESSAGE_PURE=1`; see
+  :mod:`._accel_select`): msgspec's typed decode into the generated structs, then a one-pass check
+  that the line is canonical, in a single call.
+* pure fast (:mod:`._fast_path`, when there is no accelerator): msgspec decodes straight into the
+  generated structs (types, enums, required and unknown fields, ranges), verbatim values come back
+  as `msgspec.Raw` slices of the input, then the message is re-encoded; when that gives back the
+  input bytes, the line was canonical, which also proves it had no duplicate keys and no
+  non-canonical spelling.
 * slow (:mod:`._slow_path`; anything else: non-canonical, invalid, or beyond msgspec's
   recursion): a strict scanner (:mod:`._scan`) that knows every value's position checks what
   JSON Schema cannot see, outside verbatim values only, then `msgspec.convert` checks the
@@ -102,6 +107,8 @@ def decode(data: bytes | bytearray | memoryview | str, *, lenient: bool = False)
         fast: Message | None = _NATIVE(data)
         if fast is not None:
             return fast
+        refused: Message | OpaqueMessage = _decode(data, lenient, RUNTIME, fast_tried=True)
+        return refused
     result: Message | OpaqueMessage = _decode(data, lenient, RUNTIME)
     return result
 
@@ -109,16 +116,19 @@ def decode(data: bytes | bytearray | memoryview | str, *, lenient: bool = False)
 _NATIVE: Final = RUNTIME.native
 
 
-def _decode(data: bytes | bytearray | memoryview | str, lenient: bool, t: Tables) -> Any:
+def _decode(data: bytes | bytearray | memoryview | str, lenient: bool, t: Tables, *, fast_tried: bool = False) -> Any:
     """`decode` into the structs `t` reads (`omnimessage.bind.Codec`): the slow path decodes into
-    them too (`t.shapes`), so a pinned protocol version's vocabulary is decoded as that version's."""
+    them too (`t.shapes`), so a pinned protocol version's vocabulary is decoded as that version's.
+    `fast_tried`: the caller already ran the fast path on these bytes and it said no: go straight
+    to the slow path (a refused line costs one fast attempt, not two)."""
     try:
         if type(data) is not bytes:
             data = _as_bytes(data)
-        native = t.native  # the native accelerator's fast path in one call, else the pure one
-        msg = native(data) if native is not None else _decode_fast(data, t)
-        if msg is not None:
-            return msg
+        if not fast_tried:
+            native = t.native  # the native accelerator's fast path in one call, else the pure one
+            msg = native(data) if native is not None else _decode_fast(data, t)
+            if msg is not None:
+                return msg
         return _decode_slow(data, lenient, t.shapes)
     except (MemoryError, RecursionError):
         pass  # leave the handler first, so that what the failed attempt held is freed

@@ -148,7 +148,7 @@ pub(crate) fn member_key(b: &[u8], i: usize) -> Result<usize, DecodeError> {
 pub(crate) fn string_end(b: &[u8], i: usize) -> Result<usize, DecodeError> {
     let mut j = i + 1;
     while j < b.len() {
-        j = crate::strings::find_string_stop(b, j);
+        j = crate::string_stops::find_string_stop(b, j);
         let Some(&c) = b.get(j) else { break };
         if c == b'"' {
             return Ok(j + 1);

@@ -18,6 +18,7 @@ pub mod aggregate;
 mod codec;
 pub mod de;
 pub mod error;
+mod escape;
 #[rustfmt::skip]
 pub mod generated;
 mod grammar;
@@ -25,6 +26,7 @@ pub mod number;
 pub mod pointer;
 pub mod reader;
 pub mod ser;
+mod string_stops;
 mod strings;
 pub mod time;
 pub mod values;

@@ -114,7 +114,7 @@ impl Pointer {
     /// As a JSON string, `JSON.stringify`'s spelling (a lone surrogate as `\udxxx`).
     pub fn to_json(&self) -> String {
         let mut out = Vec::new();
-        crate::strings::write_wtf8(&mut out, &self.0);
+        crate::escape::write_wtf8(&mut out, &self.0);
         String::from_utf8_lossy(&out).into_owned()
     }
 }

@@ -1,8 +1,8 @@
 //! The canonical encoder's value writers (schema/README.md section 2); the generated code
 //! writes each object's keys in schema order and calls these for the values.
 
+use crate::escape::{write_str, write_wtf8};
 use crate::number::{write_f64, write_u64};
-use crate::strings::{write_str, write_wtf8};
 use crate::values::{Fragment, NumberOrString, Verbatim};
 
 /// A value with one canonical encoding.

@@ -1,106 +1,10 @@
-//! JSON strings: reading a string token in one pass (checked as the grammar checks it, unescaped
-//! into text or into WTF-8, so that a lone surrogate escape survives as the code unit it names)
-//! and escaping exactly as `JSON.stringify` escapes (schema/README.md 2.4). Both copy runs of
-//! plain bytes at once: nothing is done per character that needs no escape.
+//! Reading a JSON string token in one pass: checked as the grammar checks it, unescaped into text
+//! or into WTF-8, so that a lone surrogate escape survives as the code unit it names. Runs of plain
+//! bytes are copied at once (`string_stops`); writing strings back is `escape`.
 
 use crate::error::DecodeError;
 use crate::grammar::json;
-
-/// Bytes that `JSON.stringify` escapes: 1 for `"`, `\` and C0 controls.
-static ESCAPE: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut i = 0;
-    while i < 0x20 {
-        t[i] = 1;
-        i += 1;
-    }
-    t[b'"' as usize] = 1;
-    t[b'\\' as usize] = 1;
-    t
-};
-
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
-const LO: u64 = 0x0101_0101_0101_0101;
-const HI: u64 = 0x8080_8080_8080_8080;
-
-/// The bytes of `w` equal to `c` (high bit of each such byte set; the lowest set bit is exact).
-#[inline]
-fn eq_mask(w: u64, c: u8) -> u64 {
-    let x = w ^ (LO * u64::from(c));
-    x.wrapping_sub(LO) & !x & HI
-}
-
-/// The bytes of `w` below 0x20 (the lowest set bit is exact).
-#[inline]
-fn control_mask(w: u64) -> u64 {
-    w.wrapping_sub(LO * 0x20) & !w & HI
-}
-
-/// The eight bytes at `i`, if there are eight.
-#[inline]
-fn word(b: &[u8], i: usize) -> Option<u64> {
-    let w: [u8; 8] = b.get(i..i + 8)?.try_into().ok()?;
-    Some(u64::from_le_bytes(w))
-}
-
-/// A byte that stops the scan of a string body: `"`, `\` or a control character.
-#[inline]
-fn stops(c: u8) -> bool {
-    (c == b'"') | (c == b'\\') | (c < 0x20)
-}
-
-/// The stops among the eight bytes of `w` (the lowest set bit is exact).
-#[inline]
-fn stop_mask(w: u64) -> u64 {
-    eq_mask(w, b'"') | eq_mask(w, b'\\') | control_mask(w)
-}
-
-/// The position of the first `"`, `\` or control character at or after `i` (or the end). Most
-/// strings are short (keys, names, codes) and most bytes are in long ones (texts, code, data):
-/// the first eight bytes are tested at once (SWAR), then 32 bytes at a time, in straight-line
-/// code that the compiler turns into vector compares (the stops as 0/1 bytes, read back as four
-/// words: the first non-zero one has the exact byte); the last few bytes of the line eight or
-/// one at a time.
-#[inline(always)]
-pub(crate) fn find_string_stop(b: &[u8], mut i: usize) -> usize {
-    if let Some(w) = word(b, i) {
-        let m = stop_mask(w);
-        if m != 0 {
-            return i + (m.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while let Some(chunk) = b.get(i..i + 32) {
-        let mut stop = [0u8; 32];
-        for (s, &c) in stop.iter_mut().zip(chunk) {
-            *s = u8::from(stops(c));
-        }
-        let w = |k: usize| word(&stop, k).unwrap_or(0);
-        let (w0, w1, w2, w3) = (w(0), w(8), w(16), w(24));
-        if w0 | w1 | w2 | w3 != 0 {
-            let (m, at) = match (w0, w1, w2) {
-                (0, 0, 0) => (w3, 24),
-                (0, 0, _) => (w2, 16),
-                (0, _, _) => (w1, 8),
-                _ => (w0, 0),
-            };
-            return i + at + (m.trailing_zeros() / 8) as usize;
-        }
-        i += 32;
-    }
-    while let Some(w) = word(b, i) {
-        let m = stop_mask(w);
-        if m != 0 {
-            return i + (m.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    while i < b.len() && !stops(b[i]) {
-        i += 1;
-    }
-    i
-}
+use crate::string_stops::find_string_stop;
 
 /// Pushes code point `cp` (a surrogate included: WTF-8) as UTF-8.
 pub(crate) fn push_wtf8(out: &mut Vec<u8>, cp: u32) {
@@ -263,84 +167,9 @@ fn unicode_escape(b: &[u8], j: usize) -> Option<(u32, usize)> {
     Some((cp, j + 6))
 }
 
-/// The first byte at or after `i` that needs an escape, or 0xED (which may start a WTF-8 surrogate).
-#[inline]
-fn find_string_stop_or_ed(b: &[u8], mut i: usize) -> usize {
-    while let Some(w) = word(b, i) {
-        let m = stop_mask(w) | eq_mask(w, 0xED);
-        if m != 0 {
-            return i + (m.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    i.min(b.len())
-}
-
-/// Writes `s` as a JSON string, escaped as `JSON.stringify` escapes it.
-pub fn write_str(out: &mut Vec<u8>, s: &str) {
-    write_wtf8(out, s.as_bytes());
-}
-
-/// Writes WTF-8 bytes as a JSON string; a lone surrogate becomes `\udxxx` (ES2019).
-pub(crate) fn write_wtf8(out: &mut Vec<u8>, b: &[u8]) {
-    out.reserve(b.len() + 2);
-    out.push(b'"');
-    let mut start = 0;
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if ESCAPE[c as usize] == 0 && !(c == 0xED && b.get(i + 1).is_some_and(|&n| n >= 0xA0)) {
-            i += 1;
-            if c < 0x80 {
-                i = find_string_stop_or_ed(b, i);
-            }
-            continue;
-        }
-        out.extend_from_slice(&b[start..i]);
-        if c == 0xED {
-            // a surrogate code unit in WTF-8: ED A0..BF xx
-            let cp =
-                0xD000 | (u32::from(b[i + 1] & 0x3F) << 6) | u32::from(b.get(i + 2).copied().unwrap_or(0x80) & 0x3F);
-            out.extend_from_slice(b"\\u");
-            for shift in [12, 8, 4, 0] {
-                out.push(HEX[((cp >> shift) & 0xF) as usize]);
-            }
-            i += 3;
-        } else {
-            match c {
-                b'"' => out.extend_from_slice(b"\\\""),
-                b'\\' => out.extend_from_slice(b"\\\\"),
-                0x08 => out.extend_from_slice(b"\\b"),
-                0x0C => out.extend_from_slice(b"\\f"),
-                b'\n' => out.extend_from_slice(b"\\n"),
-                b'\r' => out.extend_from_slice(b"\\r"),
-                b'\t' => out.extend_from_slice(b"\\t"),
-                _ => out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(c >> 4) as usize], HEX[(c & 0xF) as usize]]),
-            }
-            i += 1;
-        }
-        start = i;
-    }
-    out.extend_from_slice(&b[start.min(b.len())..]);
-    out.push(b'"');
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn esc(s: &[u8]) -> String {
-        let mut out = Vec::new();
-        write_wtf8(&mut out, s);
-        String::from_utf8(out).unwrap()
-    }
-
-    #[test]
-    fn escapes_like_json_stringify() {
-        assert_eq!(esc(b"a\"b\\c\n\x01\x1f/\x7f"), "\"a\\\"b\\\\c\\n\\u0001\\u001f/\x7f\"");
-        assert_eq!(esc("\u{2028}é😀".as_bytes()), "\"\u{2028}é😀\"");
-        assert_eq!(esc(b"x\xed\xa0\xbd"), "\"x\\ud83d\"");
-    }
 
     fn wtf8(token: &str) -> (Vec<u8>, bool) {
         let s = scan::<Vec<u8>>(token, 0).unwrap();

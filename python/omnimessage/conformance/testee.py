@@ -16,8 +16,8 @@ import json
 import sys
 from typing import IO, Any
 
-from .. import __version__
 from .._generated.models import DEFAULT_MAX_LINE_BYTES, Message
+from .._version import __version__
 from ..codec import OpaqueMessage, encode
 from ..errors import DecodeError
 from ..reader import iter_messages

@@ -19,42 +19,16 @@ from xml.sax.saxutils import quoteattr
 from .._ci_text import workflow_data, workflow_property
 from .._sanitize import sanitize
 from .engine import Finding
+from .html import HtmlReporter
 from .progress_log import format_duration
-from .report import Report, event_types, finding_dict
+from .report import event_types, finding_dict
+from .reporter import Reporter, Summary
 from .rules import RULES
 
 __all__ = ["FORMATS", "Progress", "Reporter", "Summary", "make_reporter"]
 
 FORMATS: Final = ("text", "json", "junit", "github", "sarif", "html")
 TOOL_NAME: Final = "omnimessage-validate"
-
-
-Summary = Report
-"""What reporters end with: the run's :class:`Report` (holding no finding: they were streamed)."""
-
-
-class Reporter:
-    """A report format: `begin()`, then `finding()` as they come and `unit_end()` after each input,
-    then `end()` with the run's :class:`Report` (its counts: the findings were streamed)."""
-
-    def __init__(self, out: TextIO) -> None:
-        self.out = out
-
-    def begin(self) -> None:
-        """Before the first finding (a document's head)."""
-
-    def finding(self, f: Finding) -> None:
-        """Write one finding (strings from input sanitised)."""
-        raise NotImplementedError
-
-    def unit_input(self, unit: object) -> None:
-        """The input whose findings were just given, before :meth:`unit_end` (the HTML report reads its files)."""
-
-    def unit_end(self, name: str, ok_lines: int) -> None:
-        """After the findings of one input (`name`, with `ok_lines` lines read)."""
-
-    def end(self, summary: Summary) -> None:
-        """After the last input: the summary, unreadable inputs, the document's tail."""
 
 
 # ------------------------------------------------------------------ text
@@ -295,8 +269,6 @@ def make_reporter(fmt: str, out: TextIO, *, color: bool, rules_url: str = "", ma
     """The reporter of a format in :data:`FORMATS` writing to `out` (`color`: the text format's ANSI colours;
     `rules_url`: the absolute URL of docs/rules.md that SARIF and HTML link to)."""
     if fmt == "html":
-        from .html import HtmlReporter
-
         return HtmlReporter(out, rules_url)
     if fmt == "text":
         return TextReporter(out, color)

@@ -26,8 +26,8 @@ from typing import Final, TextIO
 
 from ..._files import open_regular
 from ..engine import Finding
-from ..output import Reporter
 from ..report import Report
+from ..reporter import Reporter
 from ..rules import RULES
 from .render import FindingsAt, esc, finding_html, rule_anchor, session_anchor, timeline_html
 from .timeline import Entry, build, read_entries

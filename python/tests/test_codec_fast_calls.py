@@ -1,0 +1,62 @@
+"""`decode()` tries the native fast path once per line: a line it turns down goes straight to the
+slow path, not through the fast path a second time (issue 39)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import omnimessage as om
+from omnimessage import codec
+
+CANONICAL = (b'{"timestamp":"2026-07-18T03:10:22.531Z","type":"model_msg",'
+             b'"payload":{"type":"text","role":"user","text":"hi"}}')
+NON_CANONICAL = CANONICAL.replace(b'"hi"}}', b'"hi" }}')  # valid, accepted by the slow path only
+REFUSED = CANONICAL.replace(b'"user"', b'"nobody"')  # schema_violation
+NOT_JSON = b'{"timestamp":'
+
+
+@pytest.fixture
+def calls(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
+    """Every call of the native entry, in place of `omnimessage._accel.decode` (the real one when
+    it is built, else a stand-in that leaves every line to the slow path, as the real one may)."""
+    real: Callable[[bytes], Any] = codec.RUNTIME.native or (lambda data: None)
+    seen: list[bytes] = []
+
+    def counting(data: bytes) -> Any:
+        seen.append(data)
+        return real(data)
+
+    monkeypatch.setattr(codec, "_NATIVE", counting)
+    monkeypatch.setattr(codec, "RUNTIME", codec.RUNTIME._replace(native=counting))
+    return seen
+
+
+@pytest.mark.parametrize("line", [REFUSED, NOT_JSON])
+def test_a_refused_line_costs_one_fast_attempt(calls: list[bytes], line: bytes) -> None:
+    with pytest.raises(om.DecodeError):
+        om.decode(line)
+    assert calls == [line]
+
+
+def test_a_line_kept_opaque_costs_one_fast_attempt(calls: list[bytes]) -> None:
+    assert isinstance(om.decode(REFUSED, lenient=True), om.OpaqueMessage)
+    assert calls == [REFUSED]
+
+
+def test_a_line_only_the_slow_path_accepts_costs_one_fast_attempt(calls: list[bytes]) -> None:
+    assert om.encode(om.decode(NON_CANONICAL)) == CANONICAL
+    assert calls == [NON_CANONICAL]
+
+
+def test_a_canonical_line_costs_one_fast_attempt(calls: list[bytes]) -> None:
+    assert om.encode(om.decode(CANONICAL)) == CANONICAL
+    assert calls == [CANONICAL]
+
+
+def test_other_inputs_than_bytes_cost_one_fast_attempt(calls: list[bytes]) -> None:
+    with pytest.raises(om.DecodeError):
+        om.decode(bytearray(REFUSED))
+    assert calls == [REFUSED]
