@@ -58,8 +58,12 @@ def root(*messages: str) -> list[dict[str, Any]]:
     return [{"origin": [], "messages": list(messages)}]
 
 
+ERROR = "error"
+"""A case's expectation when a strict consumer must refuse what the stream carries (it ends with an error)."""
+
+
 def case(cid: str, description: str, tags: list[str], connections: list[dict[str, Any]],
-         cards: list[dict[str, Any]]) -> dict[str, Any]:
+         cards: list[dict[str, Any]] | str) -> dict[str, Any]:
     return {"id": cid, "description": description, "tags": tags, "connections": connections, "expect": cards}
 
 
@@ -87,10 +91,11 @@ def cases() -> list[dict[str, Any]]:
              [conn(split(f(B, "e-1", "\r\n") + f(C, "e-2", "\r\n")))], root(B, C)),
         case("consumer.split.every-byte.cr", "every byte on its own, CR-only line ends", ["fragments", "line-ends"],
              [conn(split(f(C, "e-1", "\r") + f(D, "e-2", "\r")))], root(C, D)),
-        case("consumer.multiline-data", "a message's data in two `data:` lines, joined with LF: the message's "
-             "text holds that LF", ["data"],
+        case("consumer.multiline-data", "a message's data in two `data:` lines, joined with LF: the message "
+             "holds a raw LF, which a strict consumer refuses (`line_break`: a message is one line, "
+             "schema/README.md section 1.5), so the consumer ends with an error", ["data", "one-line"],
              [conn(f(A, "e-1"), "data: " + B[:40] + "\ndata: " + B[40:] + "\nid: e-2\n\n")],
-             root(A, B[:40] + "\n" + B[40:])),
+             ERROR),
         case("consumer.data.no-space", "`data:` without the space after the colon; a second space kept", ["data"],
              [conn("data:" + A + "\nid: e-1\n\n")], root(A)),
         case("consumer.heartbeat", "`: ping` comments between frames and between the lines of one", ["heartbeat"],
@@ -153,7 +158,17 @@ def cases() -> list[dict[str, Any]]:
 def check(all_cases: list[dict[str, Any]]) -> None:
     from omnimessage import decode  # the strict decoder: every expected message is one
 
+    from omnimessage import DecodeError
+
     for c in all_cases:
+        if c["expect"] == ERROR:  # the stream's one multi-line message must be one the decoder refuses
+            joined = "".join(p["text"] for conn in c["connections"] for p in conn["send"] if "text" in p)
+            lines = [x[len("data: "):] for x in joined.split("\n\n")[-2].split("\n") if x.startswith("data: ")]
+            try:
+                decode("\n".join(lines).encode())
+            except DecodeError:
+                continue
+            raise SystemExit(f"{c['id']}: expects an error, but its data decodes")
         for card in c["expect"]:
             for m in card["messages"]:
                 decode(m.encode())

@@ -50,6 +50,8 @@ class ConsumerCase:
     connections: tuple[Connection, ...]
     expect: tuple[tuple[tuple[str, ...], tuple[bytes, ...]], ...]
     """(origin, complete messages in arrival order) per card holding any, depth first."""
+    expect_error: bool = False
+    """The stream carries what a strict consumer refuses (`"expect": "error"`): it must end with an error."""
 
     @property
     def id(self) -> str:
@@ -100,8 +102,11 @@ def _case(c: Any, where: str) -> ConsumerCase:
         raise SuiteError(f"{where}/connections: at least one connection")
     connections = tuple(_connection(x, f"{where}/connections/{j}") for j, x in enumerate(conns))
     cards = c.get("expect")
+    expect_error = cards == "error"
+    if expect_error:
+        cards = []
     if not isinstance(cards, list):
-        raise SuiteError(f"{where}/expect: a list of cards")
+        raise SuiteError(f"{where}/expect: a list of cards, or \"error\"")
     expect = []
     for j, card in enumerate(cards):
         w = f"{where}/expect/{j}"
@@ -111,9 +116,10 @@ def _case(c: Any, where: str) -> ConsumerCase:
         if not isinstance(messages, list) or not messages or not all(isinstance(m, str) for m in messages):
             raise SuiteError(f"{w}/messages: a non-empty list of lines")
         expect.append((tuple(origin), tuple(m.encode("utf-8") for m in messages)))
-    case = Case(id=cid, group=CONSUMER_GROUP, description=desc, spec=CONSUMER_SPEC, input=b"", expect="consumer",
+    case = Case(id=cid, group=CONSUMER_GROUP, description=desc, spec=CONSUMER_SPEC, input=b"",
+                expect="consumer-error" if expect_error else "consumer",
                 tags=tuple(tags), source=f"consumer/cases.json#{cid}")
-    return ConsumerCase(case, connections, tuple(expect))
+    return ConsumerCase(case, connections, tuple(expect), expect_error)
 
 
 def _connection(x: Any, where: str) -> Connection:

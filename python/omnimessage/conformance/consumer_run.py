@@ -70,11 +70,17 @@ def judge_cards(cc: ConsumerCase, ans: _Answer, log: ScriptLog) -> tuple[str, st
     if ans.result == "skipped":
         return FAILED, f"skipped a required case ({printable(str(ans.reason or ''), 300)})"
     if ans.result == "error":
+        if cc.expect_error:
+            return (FAILED, "\n".join(problems)) if problems else (PASSED, "")
         problems.insert(0, f"the consumer ended with an error: {printable(str(ans.message or ''), 300)}")
         return FAILED, "\n".join(problems)
     if ans.result != "rendered" or isinstance(ans.cards, msgspec.UnsetType):
         raise TesteeError("protocol", f"unknown result {printable(repr(ans.result), 80)} "
                                       "(rendered with `cards` | error | skipped)")
+    if cc.expect_error:
+        problems.insert(0, "the consumer rendered the stream; a strict consumer refuses what it carries and ends "
+                           f"with an error ({len(ans.cards)} cards answered)")
+        return FAILED, "\n".join(problems)
     got: Cards = [(tuple(c.origin), [m.encode("utf-8", "surrogatepass") for m in c.messages])
                   for c in ans.cards if c.messages]
     problems += _compare(cc, got)

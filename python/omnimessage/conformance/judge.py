@@ -24,6 +24,9 @@ def describe_expectation(case: Case) -> str:
         return f"refusal `{case.category}`" + (f" at pointer {case.pointer!r}" if case.pointer is not None else "")
     if case.expect == "consumer":
         return "the case's complete messages per card, byte for byte, and the scripted Last-Event-ID on each reconnect"
+    if case.expect == "consumer-error":
+        return ("an error: a strict consumer refuses what the stream carries (and the scripted Last-Event-ID on "
+                "each reconnect)")
     if case.expect == "identical":
         return "the input bytes back, unchanged"
     return "the canonical bytes"
