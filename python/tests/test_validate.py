@@ -406,12 +406,13 @@ def test_docs_main_writes_markdown(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_io_helpers_do_not_hold_whole_inputs() -> None:
     # the runner reads line by line: a BytesIO with a huge unterminated line is skipped, not kept
-    from omnimessage.validate.inputs import _lines
+    from omnimessage.reader import iter_lines
+    from omnimessage.validate.feed import UnitResult, play
 
     v = Validator("trace")
     found: list[Finding] = []
     data = META + b"\n" + b"x" * 5000 + b"\n" + END + b"\n"
-    _lines(io.BytesIO(data), v, found.append, 1000, None, 0)
+    play(iter_lines(io.BytesIO(data), max_line_bytes=1000), found.append, UnitResult(""), validator=v)
     assert [(f.rule, f.line) for f in found] == [("OM105", 2), ("OM406", 3)]
 
 

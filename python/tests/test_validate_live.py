@@ -16,7 +16,7 @@ from test_produce_session import _Server
 
 import omnimessage as om
 from omnimessage import produce
-from omnimessage.validate import inputs, live, validate_url
+from omnimessage.validate import live, sources, validate_url
 from omnimessage.validate.sse import Mark
 
 
@@ -87,8 +87,8 @@ def _attach(tmp: Path, gate: int, max_events: int, budgets: list[int] | None = N
 
     producer = threading.Thread(target=run_script, args=(build_script(), tmp), kwargs={"sse": channel})
     reports: list[Any] = []
-    old = inputs.LiveStream
-    inputs.LiveStream = Spy  # type: ignore[misc]
+    old = sources.LiveStream
+    sources.LiveStream = Spy  # type: ignore[misc]
     try:
         producer.start()
         _wait(lambda: channel.waiting == gate)  # the producer waits mid-session
@@ -108,7 +108,7 @@ def _attach(tmp: Path, gate: int, max_events: int, budgets: list[int] | None = N
     finally:
         for go in channel.gates.values():
             go.set()
-        inputs.LiveStream = old  # type: ignore[misc]
+        sources.LiveStream = old  # type: ignore[misc]
         proxy.close()
         server.close()
     return reports[0], streams[0]

@@ -21,7 +21,7 @@ import re
 import urllib.parse
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import BinaryIO, Final
 
 import msgspec
@@ -29,12 +29,13 @@ import msgspec
 from .._sanitize import clip_text
 from ..consume.request import MAX_HEADERS, check_header, redacted
 from .engine import Finding, Validator
+from .feed import Cite, Item, Step, UnitResult, play
 from .rules import RULES
 from .state import MAX_SERVER_EVENT_TYPES
 
 __all__ = [
     "MAX_HEADERS", "MAX_NOTED_LINES", "MAX_SERVER_EVENT_TYPES", "Mark", "SseEvent", "SseResult", "check_header",
-    "check_sse_url", "iter_events", "iter_lines_bytes", "parse_header", "redacted", "validate_sse",
+    "check_sse_url", "iter_events", "iter_lines_bytes", "parse_header", "redacted", "sse_items", "validate_sse",
 ]
 
 _ID: Final = re.compile(rb"([\x21-\x7e]{1,64})-([0-9]{1,19})\Z")
@@ -94,6 +95,8 @@ class SseResult:
     cut_count: int = 0
     midstream: bool = False
     """The stream started mid-session (`Mark.UNKNOWN_PAST`)."""
+    lines: int = 0
+    """Lines given to the validator (events carrying an OmniMessage, or one too large to keep)."""
 
 
 def iter_lines_bytes(chunks: Iterable[bytes | Mark], max_line_bytes: int) -> Iterator[bytes | Mark | None]:
@@ -252,57 +255,67 @@ def validate_sse(
     on_line: Callable[[int], None] | None = None,
     max_bytes: int | None = None,
 ) -> SseResult:
-    """Validate a `text/event-stream`: framing, ids, and each unnamed event's OmniMessage."""
+    """Validate a `text/event-stream` with `validator` (not finished here): framing, ids, and each
+    unnamed event's OmniMessage."""
     result = SseResult()
+    play(sse_items(lines, result, validator.source, torn_ok=torn_ok, on_line=on_line, max_bytes=max_bytes), sink,
+         UnitResult(validator.source), validator=validator)
+    return result
+
+
+def sse_items(
+    lines: Iterable[bytes | Mark | None],
+    result: SseResult,
+    src: str,
+    *,
+    torn_ok: bool = False,
+    on_line: Callable[[int], None] | None = None,
+    max_bytes: int | None = None,
+) -> Iterator[Item]:
+    """A `text/event-stream` as the engine's items (`feed`): framing and id findings, each unnamed
+    event's OmniMessage as a line (numbered by its first `data:` line), gaps; `result` gathers the rest."""
     last_id: tuple[bytes, int] | None = None
     last_id_line = 0
-    src = validator.source
+    lines_fed = 0
 
-    cite = ""  # the last event id seen, as findings name it
-
-    def emit(rule: str, line: int, message: str) -> None:
-        sink(Finding(rule, RULES[rule].severity, message, src, line))
-
-    def take() -> None:
-        for f in validator.take():
-            sink(replace(f, message=f"{f.message} (event id {cite})") if cite else f)
+    def found(rule: str, line: int, message: str) -> Finding:
+        return Finding(rule, RULES[rule].severity, message, src, line)
 
     for ev in iter_events(lines, result, torn_ok=torn_ok, on_line=on_line, max_bytes=max_bytes):
         if isinstance(ev, Mark):
             if ev is Mark.UNKNOWN_PAST:
                 result.midstream = True
-                validator.unknown_past()
+                yield Step.UNKNOWN_PAST
             continue
         if ev.id is not None:
-            cite = clip_text(ev.id.decode("utf-8", "replace"), 80)
+            yield Cite(clip_text(ev.id.decode("utf-8", "replace"), 80))
             m = _ID.match(ev.id)
             if m is None:
-                emit("OM901", ev.id_line, f"event id {ev.id[:60]!r} is not shaped <epoch>-<seq>")
+                yield found("OM901", ev.id_line, f"event id {ev.id[:60]!r} is not shaped <epoch>-<seq>")
             else:
                 cur = (m.group(1), int(m.group(2)))
                 if last_id is not None and cur[0] != last_id[0]:
                     # A new epoch is a new channel: epochs have no order, and the client resyncs.
-                    validator.restart()
-                    validator.unknown_past()
+                    yield Step.NEW_EPOCH
                     if len(result.epochs) < MAX_NOTED_LINES:
                         result.epochs.append(ev.id_line)
                 elif last_id is not None and cur[1] <= last_id[1]:
-                    emit("OM902", ev.id_line, f"event id {ev.id.decode()} does not increase (the id on line "
-                                              f"{last_id_line} is {last_id[0].decode()}-{last_id[1]})")
+                    yield found("OM902", ev.id_line, f"event id {ev.id.decode()} does not increase (the id on line "
+                                                     f"{last_id_line} is {last_id[0].decode()}-{last_id[1]})")
                 last_id, last_id_line = cur, ev.id_line
         if ev.oversized:
-            validator.feed_raw(None, ev.data_line, True)  # OM105, and the line is counted
-            take()
+            lines_fed += 1
+            yield ev.data_line, None, True  # OM105, and the line is counted
         elif ev.name == "message" and _amsp(ev.data):
             if not result.other_protocol:
-                emit("OM907", ev.data_line, "this is the AMSP /v1 stream (dotted event types, data: [DONE]), "
-                                            "another protocol than OmniMessage: its events are not validated")
+                yield found("OM907", ev.data_line, "this is the AMSP /v1 stream (dotted event types, data: [DONE]), "
+                                                   "another protocol than OmniMessage: its events are not validated")
             result.other_protocol += 1
         elif ev.name == "message":
             if ev.data_lines > 1:
-                emit("OM903", ev.data_line, f"the message is split over {ev.data_lines} data: lines")
-            validator.feed_raw(ev.data, ev.data_line, True)
-            take()
+                yield found("OM903", ev.data_line, f"the message is split over {ev.data_lines} data: lines")
+            lines_fed += 1
+            yield ev.data_line, ev.data, True
         elif ev.name == "server_event":
             try:
                 obj = msgspec.json.decode(ev.data)
@@ -310,26 +323,26 @@ def validate_sse(
                 obj = None
             kind = obj.get("type") if isinstance(obj, dict) else None
             if not isinstance(kind, str):
-                emit("OM905", ev.data_line, "server_event data is not a JSON object with a string type")
+                yield found("OM905", ev.data_line, "server_event data is not a JSON object with a string type")
                 kind = "<invalid>"
             if kind not in result.server_events and len(result.server_events) >= MAX_SERVER_EVENT_TYPES:
                 if not result.other_kinds:
-                    emit("OM007", ev.data_line, f"more than {MAX_SERVER_EVENT_TYPES} server_event types; further "
-                                                "ones are counted together as <other>")
+                    yield found("OM007", ev.data_line, f"more than {MAX_SERVER_EVENT_TYPES} server_event types; "
+                                                       "further ones are counted together as <other>")
                 result.other_kinds += 1
                 kind = "<other>"
             result.server_events[kind] += 1
             if kind == "resync_required":  # a gap: what came before it is unknown
-                validator.discontinuity()
-                validator.unknown_past()
+                yield Step.GAP
                 if len(result.resyncs) < MAX_NOTED_LINES:
                     result.resyncs.append(ev.data_line)
         else:
-            emit("OM904", ev.line, f"event named {ev.name[:60]!r} is neither an OmniMessage nor a server_event; "
-                                   "not validated")
+            yield found("OM904", ev.line, f"event named {ev.name[:60]!r} is neither an OmniMessage nor a "
+                                          "server_event; not validated")
+    result.lines = lines_fed
     if result.torn:
-        emit("OM906", result.torn, "the input ends inside this event (no blank line after it); clients discard it")
-    return result
+        yield found("OM906", result.torn, "the input ends inside this event (no blank line after it); clients "
+                                          "discard it")
 
 
 def _amsp(data: bytes) -> bool:
