@@ -217,3 +217,28 @@ def test_bad_arguments() -> None:
         subscribe("http://127.0.0.1/", headers=[("last-event-id", "x")])
     with pytest.raises(ValueError, match="<redacted>"):
         subscribe("http://127.0.0.1/", headers=[("Authorization", "Bearer a\nb")])
+
+
+def test_two_closes_at_once_close_the_generator_once() -> None:
+    """A deadline timer's close() and the reader's own close() can run at once: only one of them may
+    close the generator (a second gen.close() while the first runs raises "generator already
+    executing", which `validate --sse-url` reported as an internal error). The first close is held
+    inside the generator's close until the second has returned: no timing decides it."""
+    sub = subscribe("http://127.0.0.1:9/events")
+    inside, release = threading.Event(), threading.Event()
+    calls: list[str] = []
+
+    class HeldGenerator:
+        def close(self) -> None:
+            calls.append(threading.current_thread().name)
+            inside.set()
+            assert release.wait(30)
+
+    sub._gen = HeldGenerator()  # type: ignore[assignment]
+    first = threading.Thread(target=sub.close, name="timer")
+    first.start()
+    assert inside.wait(30)
+    sub.close()  # the second: must not close the generator again
+    release.set()
+    first.join(30)
+    assert calls == ["timer"]

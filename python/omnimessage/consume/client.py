@@ -54,6 +54,7 @@ class Subscription(Reconnecting):
         self._sock: socket.socket | None = None
         self._resume: str | None = None
         self._gen: Generator[object, None, None] | None = None
+        self._gen_closed = False  # close() hands the generator's close to one caller only
         self.first_frame: Frame | None = None
         """With `chunks()`: the first event the current connection dispatched (None: none yet)."""
 
@@ -108,8 +109,12 @@ class Subscription(Reconnecting):
                     with contextlib.suppress(OSError):
                         sock.shutdown(socket.SHUT_RDWR)
                 return
-        if self._gen is not None:
-            self._gen.close()
+            # one caller closes the generator: two threads in gen.close() at once (a deadline timer and
+            # the reader's own close) would make the second raise "generator already executing"
+            gen = None if self._gen_closed else self._gen
+            self._gen_closed = gen is not None or self._gen_closed
+        if gen is not None:
+            gen.close()
 
     def __enter__(self) -> Subscription:
         return self
