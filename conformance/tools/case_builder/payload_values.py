@@ -122,7 +122,11 @@ FULL: dict[str, dict[str, Any]] = {
         retry_in_ms=2000,
     ),
     "ApprovalDecisionPayload": dict(decision="allow", tool_call_id="call_01"),
-    "TokenUsagePayload": dict(session=counts(1200, 300, 95, 1650), request=counts(600, 0, 40, 700)),
+    "TokenUsagePayload": dict(
+        session=counts(1200, 300, 95, 1650),
+        request=counts(600, 0, 40, 700),
+        reported_cost=obj("ReportedCost", amount=Raw("0.0215"), currency="USD"),
+    ),
     "CompactionBeginPayload": dict(reason="context", mode="summarize", context=180000, turns=42),
     "CompactionEndPayload": dict(
         reason="context",
