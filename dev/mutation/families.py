@@ -25,8 +25,8 @@ FAMILIES: dict[str, list[tuple[str, str, str, str]]] = {
         ("non-canonical: a 17-digit integer taken for exact", "verify.c", "int_len > 16 ||", "int_len > 17 ||"),
     ],
     "rust": [
-        ("raw 0x1F: block scanner (SWAR mask)", "strings.rs", "w.wrapping_sub(LO * 0x20)", "w.wrapping_sub(LO * 0x1F)"),
-        ("raw 0x1F: block scanner (byte test)", "strings.rs", "(c == b'\"') | (c == b'\\\\') | (c < 0x20)",
+        ("raw 0x1F: block scanner (SWAR mask)", "string_stops.rs", "w.wrapping_sub(LO * 0x20)", "w.wrapping_sub(LO * 0x1F)"),
+        ("raw 0x1F: block scanner (byte test)", "string_stops.rs", "(c == b'\"') | (c == b'\\\\') | (c < 0x20)",
          "(c == b'\"') | (c == b'\\\\') | (c < 0x1F)"),
         ("raw 0x1F: grammar check", "grammar.rs", "if c < 0x20 {", "if c < 0x1F {"),
         ("number overflow: long integers not checked for the double range", "number.rs", "spelling.len() > 300",
