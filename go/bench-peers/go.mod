@@ -1,0 +1,5 @@
+module github.com/omnimessage/omnimessage/go/bench-peers
+
+go 1.23
+
+require github.com/goccy/go-json v0.12.0

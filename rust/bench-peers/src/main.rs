@@ -1,0 +1,65 @@
+//! `omnimessage-rs-peers bench MODE FILE`: the Rust ecosystem's parsers on a bench corpus, for
+//! bench/native.py (development only: this crate is not the runtime crate and its dependencies never
+//! reach it). Every line is decoded into the serde structs of types.rs: MODE `serde-json-typed` with
+//! serde_json, `sonic-rs-typed` with sonic-rs (SIMD). Like `omnimessage-rs bench`: one untimed
+//! warm-up pass, then one timed pass (in-process: no start-up, no file reading); prints
+//! `{"accepted": N, "identical": null, "seconds": S}`.
+
+mod types;
+
+use std::time::Instant;
+
+use types::Message;
+
+type Decode = fn(&[u8]) -> bool;
+
+fn serde_json_typed(line: &[u8]) -> bool {
+    serde_json::from_slice::<Message>(line).is_ok()
+}
+
+fn sonic_rs_typed(line: &[u8]) -> bool {
+    sonic_rs::from_slice::<Message>(line).is_ok()
+}
+
+fn mode(name: &str) -> Option<Decode> {
+    match name {
+        "serde-json-typed" => Some(serde_json_typed),
+        "sonic-rs-typed" => Some(sonic_rs_typed),
+        _ => None,
+    }
+}
+
+fn pass(lines: &[&[u8]], decode: Decode) -> usize {
+    lines.iter().filter(|line| decode(line)).count()
+}
+
+fn bench(args: &[String]) -> i32 {
+    let usage = "usage: omnimessage-rs-peers bench serde-json-typed|sonic-rs-typed FILE";
+    let (Some(decode), Some(path), 2) = (args.first().and_then(|m| mode(m)), args.get(1), args.len()) else {
+        eprintln!("{usage}");
+        return 2;
+    };
+    let Ok(data) = std::fs::read(path) else {
+        eprintln!("omnimessage-rs-peers bench: cannot read the corpus");
+        return 2;
+    };
+    let mut lines: Vec<&[u8]> = data.split(|&c| c == b'\n').collect();
+    if lines.last().is_some_and(|l| l.is_empty()) {
+        lines.pop();
+    }
+    pass(&lines, decode);
+    let t = Instant::now();
+    let accepted = pass(&lines, decode);
+    let seconds = t.elapsed().as_secs_f64();
+    println!("{{\"accepted\": {accepted}, \"identical\": null, \"seconds\": {seconds}}}");
+    0
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) != Some("bench") {
+        eprintln!("usage: omnimessage-rs-peers bench serde-json-typed|sonic-rs-typed FILE");
+        std::process::exit(2);
+    }
+    std::process::exit(bench(&args[1..]));
+}
