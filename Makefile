@@ -29,7 +29,7 @@ OWNED     := python/omnimessage/_generated python/omnimessage/_native/generated 
 BUILDERS  := conformance/tools/generate.py conformance/validator/build.py conformance/producers/build.py schema/versions/build.py
 RULES_DOC := docs/rules.md
 
-.PHONY: ts-test rust-test rust-build go-test go-build setup generate check-generated lint test test-hostile demo bench bench-quick fuzz fuzz-short fuzz-differential fuzz-ts mutants clean
+.PHONY: ts-test rust-test rust-build go-test go-build peers-build peers-lint setup generate check-generated lint test test-hostile demo bench bench-quick fuzz fuzz-short fuzz-differential fuzz-ts mutants clean
 
 setup: $(STAMP) $(TS_STAMP)
 
@@ -74,6 +74,19 @@ go-test:
 go-build:
 	cd $(GO_DIR) && go build -o bin/omnimessage-go ./cmd/omnimessage-go
 
+# Each binding's own ecosystem for `make bench` (development only: a module and a crate of their own,
+# go/bench-peers and rust/bench-peers, pinned by go.sum and Cargo.lock; the runtime module and crate
+# still depend on nothing): encoding/json and goccy/go-json into structs, serde_json and sonic-rs into
+# serde-derive structs. Fetches their dependencies from the Go module proxy and crates.io on first use.
+peers-build:
+	cd $(GO_DIR)/bench-peers && go build -mod=readonly -o ../bin/omnimessage-go-peers .
+	cd $(RS_DIR)/bench-peers && cargo build --locked --release --quiet
+
+# Their lint, in `make test` (gofmt of go/bench-peers is in go-test's `gofmt -l .`).
+peers-lint:
+	cd $(GO_DIR)/bench-peers && go vet ./...
+	cd $(RS_DIR)/bench-peers && cargo fmt --check && cargo clippy --locked --release --quiet -- -D warnings
+
 generate: setup
 	@for pair in $(GENERATED); do \
 	  $(BIN)/omnimessage generate --target $${pair%%:*} --out $${pair#*:} || exit 1; \
@@ -109,7 +122,7 @@ lint: setup
 	$(BIN)/ruff check python codegen bench dev fuzz
 	$(BIN)/mypy
 
-test: setup check-generated lint ts-test rust-test go-test
+test: setup check-generated lint ts-test rust-test go-test peers-lint
 	OMNIMESSAGE_REQUIRE_TOOLS=1 $(BIN)/pytest
 	@$(MAKE) --no-print-directory fuzz-short
 	@$(MAKE) --no-print-directory bench-quick
@@ -123,11 +136,11 @@ test-hostile: setup
 # Throughput side by side with the peers (about 15 minutes from a fresh clone on an idle 2-core machine;
 # BENCH_SCALE scales the corpora):
 # writes bench/results.json, bench/RESULTS.md and bench/throughput.png; a peer that cannot run is an error.
-bench: setup rust-build go-build
+bench: setup rust-build go-build peers-build
 	$(BIN)/python -m bench.run --require-all
 
 # One-minute smoke run of the same harness, so it never rots (its numbers mean nothing).
-bench-quick: setup go-build
+bench-quick: setup go-build peers-build
 	@$(BIN)/python -m bench.run --quick --require-all > .bench-quick.log 2>&1 || { cat .bench-quick.log; exit 1; }
 	@n=$$(grep -c 'MB/s' .bench-quick.log || true); \
 	  test "$$n" -gt 0 || { cat .bench-quick.log; echo "bench-quick: the harness measured nothing"; exit 1; }; \

@@ -6,7 +6,12 @@ timed pass.
   by `make rust-test`);
 - Go: `omnimessage-go bench` ($OMNIMESSAGE_GO_BIN, else go/bin/omnimessage-go, built by `make
   go-test` or `make go-build`), and the standard library's encoding/json into `any` in the same
-  binary (the Go floor: no schema, no duplicate-key check, no canonical form)."""
+  binary (the Go floor: no schema, no duplicate-key check, no canonical form);
+- each binding's own ecosystem (development only: their own module and crate, never the runtime's; built
+  by `make peers-build`): `omnimessage-go-peers bench` (go/bench-peers: encoding/json and goccy/go-json into
+  structs mirroring the generated types) and `omnimessage-rs-peers bench` (rust/bench-peers: serde_json and
+  sonic-rs into serde-derive structs mirroring them). Each row's note says what the parser leaves unchecked
+  that the strict decoder checks."""
 
 from __future__ import annotations
 
@@ -42,6 +47,46 @@ NATIVE = {
                 "go-encoding-json-any",
                 "encoding-json-any",
                 "encoding/json into any: parse only (no schema, duplicate keys pass)",
+            ),
+        ],
+    ),
+    "omnimessage-go-peers": (
+        "OMNIMESSAGE_GO_PEERS_BIN",
+        ROOT / "go" / "bin" / "omnimessage-go-peers",
+        "make peers-build",
+        [
+            (
+                "decode_validate",
+                "go-encoding-json-structs",
+                "encoding-json-structs",
+                "encoding/json into structs mirroring the generated types, the union picked by its type "
+                "(no duplicate, unknown or required key, enum or lexical check)",
+            ),
+            (
+                "decode_validate",
+                "go-goccy-json-structs",
+                "go-json-structs",
+                "goccy/go-json into the same structs (the same checks left out)",
+            ),
+        ],
+    ),
+    "omnimessage-rs-peers": (
+        "OMNIMESSAGE_RS_PEERS_BIN",
+        ROOT / "rust" / "bench-peers" / "target" / "release" / "omnimessage-rs-peers",
+        "make peers-build",
+        [
+            (
+                "decode_validate",
+                "rust-serde-json-typed",
+                "serde-json-typed",
+                "serde_json into serde-derive structs and enums mirroring the generated types "
+                "(no unknown key, lexical or surrogate check)",
+            ),
+            (
+                "decode_validate",
+                "rust-sonic-rs-typed",
+                "sonic-rs-typed",
+                "sonic-rs (SIMD) into the same serde structs (the same checks left out)",
             ),
         ],
     ),

@@ -69,6 +69,14 @@ TARGETS = [
         "msgspec-untyped",
         1.5,
     ),
+    *(  # issue 36: each binding against its own ecosystem's parser into typed structs, on every corpus
+        (f"{lang} decode_validate vs {peer} ({c})", "decode_validate", c, ours, impl, minimum)
+        for lang, ours, peer, impl, minimum in (
+            ("Go", "omnimessage-go", "encoding/json into structs", "go-encoding-json-structs", 1.5),
+            ("Rust", "omnimessage-rust", "serde_json typed", "rust-serde-json-typed", 1.0),
+        )
+        for c in ("trace", "stream", "small")
+    ),
     (
         "validate_rules (trace) vs our decode_validate",
         "validate_rules",
@@ -88,6 +96,17 @@ TARGETS = [
 ]
 
 
+ECOSYSTEM_BASELINE = {"go": "go-encoding-json-structs", "rust": "rust-serde-json-typed"}
+"""Each native binding's own ecosystem's typed parser, the column "x own ecosystem" of its rows (ours and its
+peers): `omnimessage-go` and the `go-*` rows against encoding/json into structs, `omnimessage-rust` and the
+`rust-*` rows against serde_json typed."""
+
+
+def _ecosystem(impl: str) -> str | None:
+    lang = impl.removeprefix("omnimessage-").split("-", 1)[0]
+    return ECOSYSTEM_BASELINE.get(lang)
+
+
 def _get(doc: dict[str, Any], task: str, corpus: str, impl: str) -> dict[str, Any] | None:
     return next((r for r in doc["results"] if (r["task"], r["corpus"], r["impl"]) == (task, corpus, impl)), None)
 
@@ -98,6 +117,8 @@ def target_rows(doc: dict[str, Any]) -> list[tuple[str, float | None, float, boo
         a = _get(doc, task, corpus, ours)
         otask, oimpl = other if isinstance(other, tuple) else (task, other)
         b = _get(doc, otask, corpus, oimpl)
+        if b is None and oimpl in ECOSYSTEM_BASELINE.values():
+            continue  # a results.json from before the ecosystem rows (`make bench` requires them)
         r = round(a["mb_per_s"] / b["mb_per_s"], 2) if a and b and b["mb_per_s"] else None
         rows.append((label, r, minimum, None if r is None else r >= minimum))
     mem = doc.get("memory")
@@ -153,6 +174,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def write_markdown(doc: dict[str, Any], path: Path) -> None:
     m = doc["machine"]
+    has_eco = any(r["impl"] in ECOSYSTEM_BASELINE.values() for r in doc["results"])
     out = [
         "# Benchmark results",
         "",
@@ -176,6 +198,12 @@ def write_markdown(doc: dict[str, Any], path: Path) -> None:
     ]
     for name, c in doc["corpora"].items():
         out.append(f"| {name} | {c['bytes']:,} | {c['lines']:,} |")
+    if has_eco:
+        out += [
+            "",
+            "x own ecosystem: a Go row over encoding/json into structs (`go-encoding-json-structs`), a Rust row over "
+            "serde_json typed (`rust-serde-json-typed`), the same corpus decoded line by line in the same way.",
+        ]
     if doc.get("conditions"):
         out += ["", f"Conditions: {doc['conditions']}."]
     out += ["", "## Targets", "", "| target | measured | minimum | met |", "| --- | ---: | ---: | --- |"]
@@ -196,17 +224,23 @@ def write_markdown(doc: dict[str, Any], path: Path) -> None:
             out += [
                 f"### {corpus}",
                 "",
-                "| implementation | MB/s | msgs/s | x ours (Python) | x msgspec floor | spread | accepted "
-                "| identical | note |",
-                "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+                "| implementation | MB/s | msgs/s | x ours (Python) | x msgspec floor |"
+                + (" x own ecosystem |" if has_eco else "")
+                + " spread | accepted | identical | note |",
+                "| --- | ---: | ---: | ---: | ---: |" + (" ---: |" if has_eco else "") + " ---: | ---: | ---: | --- |",
             ]
             for r in crow:
                 vs_ours = f"{r['mb_per_s'] / ours_py['mb_per_s']:.2f}" if ours_py else ""
                 vs_floor = f"{r['mb_per_s'] / floor['mb_per_s']:.2f}" if floor else ""
+                base_impl = _ecosystem(r["impl"])
+                base = _get(doc, "decode_validate", corpus, base_impl) if base_impl else None
+                vs_eco = f"{r['mb_per_s'] / base['mb_per_s']:.2f}" if base and task == "decode_validate" else ""
                 ident = "" if r["identical"] is None else f"{r['identical']}/{r['accepted']}"
                 note = r["note"] + (" (extrapolated from a slice)" if r["extrapolated"] else "")
                 out.append(
-                    f"| {r['impl']} | {r['mb_per_s']} | {r['msgs_per_s']:,} | {vs_ours} | {vs_floor} | {r['spread']} | "
+                    f"| {r['impl']} | {r['mb_per_s']} | {r['msgs_per_s']:,} | {vs_ours} | {vs_floor} | "
+                    + (f"{vs_eco} | " if has_eco else "")
+                    + f"{r['spread']} | "
                     f"{r['accepted']}/{r['lines']} | {ident} | {note} |"
                 )
             out.append("")

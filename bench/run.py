@@ -145,9 +145,19 @@ def ratio(results: list[dict[str, Any]], task: str, corpus_name: str, impl: str,
 
 
 REQUIRED_PEERS = frozenset(
-    {"omnimessage-typescript", "omnimessage-rust", "omnimessage-go", "pydantic-datamodel-codegen"}
+    {
+        "omnimessage-typescript",
+        "omnimessage-rust",
+        "omnimessage-go",
+        "pydantic-datamodel-codegen",
+        "go-encoding-json-structs",
+        "go-goccy-json-structs",
+        "rust-serde-json-typed",
+        "rust-sonic-rs-typed",
+    }
 )
-"""The optional peers (an extra, node and the TypeScript build, the Rust release build, the Go command): skipped
+"""The optional peers (an extra, node and the TypeScript build, the Rust release build, the Go command, the
+Go and Rust ecosystem peers of `make peers-build`): skipped
 with a note when absent, an error under `--require-all`. The other peers are plain imports of the bench extra and
 fail loudly without it."""
 
