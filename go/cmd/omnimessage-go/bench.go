@@ -5,7 +5,9 @@ package main
 // come back byte for byte; `encoding-json-any` is the standard library's json.Unmarshal of every
 // line into `any` (the floor: a JSON parser, no schema, no duplicate keys, no canonical form). One
 // untimed warm-up pass, then one timed pass (in-process: no start-up, no file reading); prints
-// {"accepted": N, "identical": N|null, "seconds": S}.
+// {"accepted": N, "identical": N|null, "seconds": S, "cpu_seconds": C} (C: user+system time of the
+// process over the pass, the garbage collector's threads included; 0 where
+// the system has no getrusage: cpu_unix.go).
 
 import (
 	"bytes"
@@ -57,13 +59,13 @@ func bench(args []string) int {
 	}
 	out := make([]byte, 0, 1<<16)
 	pass(lines, args[0], out)
-	start := time.Now()
+	start, cpu := time.Now(), cpuSeconds()
 	accepted, identical := pass(lines, args[0], out)
-	seconds := time.Since(start).Seconds()
+	seconds, cpu := time.Since(start).Seconds(), cpuSeconds()-cpu
 	ident := "null"
 	if args[0] == "roundtrip" {
 		ident = fmt.Sprint(identical)
 	}
-	fmt.Printf("{\"accepted\": %d, \"identical\": %s, \"seconds\": %g}\n", accepted, ident, seconds)
+	fmt.Printf("{\"accepted\": %d, \"identical\": %s, \"seconds\": %g, \"cpu_seconds\": %g}\n", accepted, ident, seconds, cpu)
 	return 0
 }

@@ -3,7 +3,8 @@
 //! reach it). Every line is decoded into the serde structs of types.rs: MODE `serde-json-typed` with
 //! serde_json, `sonic-rs-typed` with sonic-rs (SIMD). Like `omnimessage-rs bench`: one untimed
 //! warm-up pass, then one timed pass (in-process: no start-up, no file reading); prints
-//! `{"accepted": N, "identical": null, "seconds": S}`.
+//! `{"accepted": N, "identical": null, "seconds": S, "cpu_seconds": C}` (C: the thread's CPU time over the
+//! pass, to 1/100 s; null off Linux).
 
 mod types;
 
@@ -33,6 +34,15 @@ fn pass(lines: &[&[u8]], decode: Decode) -> usize {
     lines.iter().filter(|line| decode(line)).count()
 }
 
+/// The calling thread's user+system CPU time so far, from /proc/thread-self/stat (Linux; clock ticks of
+/// 1/100 s, USER_HZ everywhere Linux runs): None elsewhere.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let mut fields = stat.rsplit_once(')')?.1.split_whitespace().skip(11);
+    let (utime, stime): (f64, f64) = (fields.next()?.parse().ok()?, fields.next()?.parse().ok()?);
+    Some((utime + stime) / 100.0)
+}
+
 fn bench(args: &[String]) -> i32 {
     let usage = "usage: omnimessage-rs-peers bench serde-json-typed|sonic-rs-typed FILE";
     let (Some(decode), Some(path), 2) = (args.first().and_then(|m| mode(m)), args.get(1), args.len()) else {
@@ -48,10 +58,14 @@ fn bench(args: &[String]) -> i32 {
         lines.pop();
     }
     pass(&lines, decode);
-    let t = Instant::now();
+    let (t, cpu) = (Instant::now(), cpu_seconds());
     let accepted = pass(&lines, decode);
     let seconds = t.elapsed().as_secs_f64();
-    println!("{{\"accepted\": {accepted}, \"identical\": null, \"seconds\": {seconds}}}");
+    let cpu = match (cpu, cpu_seconds()) {
+        (Some(a), Some(b)) => format!("{}", b - a),
+        _ => "null".to_owned(),
+    };
+    println!("{{\"accepted\": {accepted}, \"identical\": null, \"seconds\": {seconds}, \"cpu_seconds\": {cpu}}}");
     0
 }
 
