@@ -244,6 +244,8 @@ def write_markdown(doc: dict[str, Any], path: Path) -> None:
                     f"{r['accepted']}/{r['lines']} | {ident} | {note} |"
                 )
             out.append("")
+    if doc.get("let_through"):
+        out += _let_through(doc)
     if doc.get("memory"):
         mem = doc["memory"]
         out += [
@@ -291,6 +293,26 @@ def write_markdown(doc: dict[str, Any], path: Path) -> None:
             "",
         ]
     path.write_text("\n".join(out) + "\n")
+
+
+def _let_through(doc: dict[str, Any]) -> list[str]:
+    """The RESULTS.md section: a row per category, a column per native decode row."""
+    lt = doc["let_through"]
+    names = list(lt["accepted"])
+    out = [
+        "## let through",
+        "",
+        "The conformance suite's one-line rejection cases (bench/let_through.py), by category: how many each native "
+        "decode row accepts. The strict decoders accept none; a peer's count is what it skips that they check.",
+        "",
+        "| category | cases | " + " | ".join(names) + " |",
+        "| --- | ---: |" + " ---: |" * len(names),
+    ]
+    for category, n in lt["cases"].items():
+        out.append(f"| {category} | {n} | " + " | ".join(str(lt["accepted"][m][category]) for m in names) + " |")
+    totals = " | ".join(str(sum(lt["accepted"][m].values())) for m in names)
+    out += [f"| all | {sum(lt['cases'].values())} | {totals} |", ""]
+    return out
 
 
 def write_chart(doc: dict[str, Any], path: Path) -> None:

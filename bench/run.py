@@ -23,6 +23,7 @@ import msgspec
 from omnimessage_dev.synth import corpora as corpus
 
 from .impls import Impl, python_impls
+from .let_through import let_through
 from .native import native_impls
 from .node import node_impls
 from .scaling import run_isolated
@@ -192,6 +193,8 @@ def main(argv: list[str] | None = None) -> int:
     load_before = os.getloadavg()[0]
     results = measure(impls, corpora, rounds, tasks)
     extra = memory_and_parallel(tasks, corpora_dir, scale, quick=args.quick)
+    if "decode_validate" in tasks:
+        extra["let_through"] = let_through()
     if "scaling" in tasks:
         extra["scaling"] = run_isolated(scale, quick=args.quick, required=args.require_all)
     load_after = os.getloadavg()[0]

@@ -5,14 +5,20 @@ And the built peers decode the example trace and refuse an unknown payload type:
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from conftest import REQUIRE_TOOLS, ROOT
+
+if str(ROOT) not in sys.path:  # the bench harness is run from the checkout (`python -m bench.run`), not installed
+    sys.path.insert(0, str(ROOT))
+let_through = importlib.import_module("bench.let_through").let_through
 
 SCHEMA = json.loads((ROOT / "schema" / "omnimessage.schema.json").read_text())["$defs"]
 GO_TYPES = (ROOT / "go" / "bench-peers" / "types.go").read_text()
@@ -106,3 +112,19 @@ def test_a_built_peer_decodes_the_trace_and_refuses_an_unknown_payload(
     bad = tmp_path / "bad.jsonl"
     bad.write_bytes(line.replace(payload, payload + b"no_such_") + b"\n" + line.replace(b'"type":"', b'"type":"x', 1))
     assert accepted(bad) == 0
+
+
+def test_let_through_counts_what_each_row_accepts_of_the_rejection_cases() -> None:
+    binaries = [Path(os.environ.get(env) or default) for env, default, _ in PEERS]
+    if not all(b.is_file() for b in binaries) and not REQUIRE_TOOLS:
+        pytest.skip("the peers are not built (make peers-build)")
+    lt = let_through()
+    assert lt["cases"]["duplicate_key"] > 0 and "too_large" not in lt["cases"]
+    for peer in ("go-encoding-json-structs", "go-goccy-json-structs", "rust-serde-json-typed", "rust-sonic-rs-typed"):
+        assert set(lt["accepted"][peer]) == set(lt["cases"])
+    # encoding/json keeps the last of two keys; serde refuses a known one twice but never looks at unknown keys
+    assert lt["accepted"]["go-encoding-json-structs"]["duplicate_key"] > 0
+    assert lt["accepted"]["rust-serde-json-typed"]["unexpected_field"] == lt["cases"]["unexpected_field"]
+    for ours in ("omnimessage-go", "omnimessage-rust"):
+        if ours in lt["accepted"]:
+            assert set(lt["accepted"][ours].values()) == {0}, ours

@@ -1,14 +1,14 @@
 //! The messages as serde derive writes them: one struct per schema object with the generated types'
 //! fields (rust/src/generated/types.rs: same names, same `Option`s), the enums as serde enums, the
 //! unions as internally tagged enums (`#[serde(tag = "type")]`, the serde way to pick a variant by a
-//! key inside the object). A verbatim object is a `serde_json::Value` (a `RawValue` cannot sit inside
+//! key inside the object). A verbatim object is a `serde_json::Map` (a `RawValue` cannot sit inside
 //! an internally tagged enum), a number-or-string an untagged enum, a nullable string an
 //! `Option<String>` (null and absent both `None`). Unknown keys are ignored (serde's default).
 // The fields are filled, compared (tests) and dropped, never read one by one.
 #![allow(dead_code)]
 
 use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 macro_rules! snake_enum {
     ($name:ident { $($variant:ident),+ $(,)? }) => {
@@ -142,7 +142,7 @@ pub struct TextPayload {
     pub role: Role,
     pub text: String,
     pub stop_reason: Option<StopReason>,
-    pub fidelity: Option<Value>,
+    pub fidelity: Option<Map<String, Value>>,
     pub sender: Option<Sender>,
 }
 
@@ -150,7 +150,7 @@ pub struct TextPayload {
 pub struct ThinkingPayload {
     pub thinking: String,
     pub stop_reason: Option<StopReason>,
-    pub fidelity: Option<Value>,
+    pub fidelity: Option<Map<String, Value>>,
 }
 
 #[derive(Debug, Deserialize, PartialEq)]
@@ -158,7 +158,7 @@ pub struct InlineThinkingPayload {
     pub data: String,
     pub mime_type: String,
     pub stop_reason: Option<StopReason>,
-    pub fidelity: Option<Value>,
+    pub fidelity: Option<Map<String, Value>>,
 }
 
 #[derive(Debug, Deserialize, PartialEq)]
@@ -167,7 +167,7 @@ pub struct ToolCallPayload {
     pub arguments: String,
     pub tool_call_id: String,
     pub stop_reason: Option<StopReason>,
-    pub fidelity: Option<Value>,
+    pub fidelity: Option<Map<String, Value>>,
 }
 
 #[derive(Debug, Deserialize, PartialEq)]
@@ -190,7 +190,7 @@ pub struct InlineDataPayload {
     pub data: String,
     pub mime_type: String,
     pub stop_reason: Option<StopReason>,
-    pub fidelity: Option<Value>,
+    pub fidelity: Option<Map<String, Value>>,
 }
 
 #[derive(Debug, Deserialize, PartialEq)]
@@ -253,7 +253,7 @@ pub enum EventPayload {
 pub struct ToolDefinition {
     pub name: String,
     pub description: String,
-    pub parameters: Option<Value>,
+    pub parameters: Option<Map<String, Value>>,
 }
 
 #[derive(Debug, Deserialize, PartialEq)]
@@ -367,5 +367,5 @@ pub struct HookPayload {
     pub name: String,
     pub decision: Option<HookDecision>,
     pub reason: Option<String>,
-    pub output: Option<Value>,
+    pub output: Option<Map<String, Value>>,
 }
