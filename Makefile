@@ -82,7 +82,8 @@ peers-build:
 	cd $(GO_DIR)/bench-peers && go build -mod=readonly -o ../bin/omnimessage-go-peers .
 	cd $(RS_DIR)/bench-peers && cargo build --locked --release --quiet
 
-# Their lint, in `make test` (gofmt of go/bench-peers is in go-test's `gofmt -l .`).
+# Their lint, in `make test` (gofmt of go/bench-peers is in go-test's `gofmt -l .`), which also builds them first:
+# python/tests/test_bench_peers.py runs the binaries.
 peers-lint:
 	cd $(GO_DIR)/bench-peers && go vet ./...
 	cd $(RS_DIR)/bench-peers && cargo fmt --check && cargo clippy --locked --release --quiet -- -D warnings
@@ -122,7 +123,7 @@ lint: setup
 	$(BIN)/ruff check python codegen bench dev fuzz
 	$(BIN)/mypy
 
-test: setup check-generated lint ts-test rust-test go-test peers-lint
+test: setup check-generated lint ts-test rust-test go-test peers-lint peers-build
 	OMNIMESSAGE_REQUIRE_TOOLS=1 $(BIN)/pytest
 	@$(MAKE) --no-print-directory fuzz-short
 	@$(MAKE) --no-print-directory bench-quick
