@@ -83,7 +83,7 @@ pub fn decode_as<T: Decode>(line: &[u8]) -> Result<T, DecodeError> {
 /// `line_break`).
 fn line_break_at(line: &[u8]) -> Option<usize> {
     let body = line.strip_suffix(b"\n").unwrap_or(line);
-    let at = body.iter().position(|&b| b == b'\n' || b == b'\r')?;
+    let at = crate::string_stops::find_line_break(body)?;
     if body[at..].iter().all(|&b| is_ws(b)) {
         None
     } else {

@@ -95,3 +95,41 @@ pub(crate) fn find_string_stop_or_ed(b: &[u8], mut i: usize) -> usize {
     }
     i.min(b.len())
 }
+
+/// The first raw LF or CR in `b`, eight bytes at a time (codec's `line_break` check scans every line).
+pub(crate) fn find_line_break(b: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while let Some(w) = word(b, i) {
+        let m = eq_mask(w, b'\n') | eq_mask(w, b'\r');
+        if m != 0 {
+            return Some(i + (m.trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    b[i..].iter().position(|&c| c == b'\n' || c == b'\r').map(|at| i + at)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::find_line_break;
+
+    #[test]
+    fn find_line_break_agrees_with_a_byte_loop() {
+        // every length up to 40, a CR or LF (or both) at every place, high bytes and 0x0a/0x0d neighbours around
+        for len in 0..40 {
+            for at in 0..=len {
+                for (first, second) in [(b'\n', None), (b'\r', None), (b'\r', Some(b'\n')), (b'\n', Some(b'\r'))] {
+                    let mut b: Vec<u8> = (0..len).map(|i| [b'a', 0x8a, 0x0b, 0x8d, 0x09, 0xff][i % 6]).collect();
+                    if at < len {
+                        b[at] = first;
+                        if let (Some(s), true) = (second, at + 1 < len) {
+                            b[at + 1] = s;
+                        }
+                    }
+                    let naive = b.iter().position(|&c| c == b'\n' || c == b'\r');
+                    assert_eq!(find_line_break(&b), naive, "{b:?}");
+                }
+            }
+        }
+    }
+}
