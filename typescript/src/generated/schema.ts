@@ -204,3 +204,63 @@ export const FRAGMENT_OF = Object.freeze({
   partial_tool_call: ["tool_call", "arguments"],
   partial_tool_call_output: ["tool_call_output", "output"],
 } as const);
+
+/**
+ * How the segment of each streaming partial `type` adds up to its complete payload (the aggregator's
+ * table): the complete payload's `type`, the fragment field, the field that tells segments apart
+ * (null: none), the fields fragments carry whole, and the complete payload's fields in schema order,
+ * each with where it comes from: `text` (the fragments joined), `stop` (the `stop` fragment's
+ * `stop_reason`: `completed` when it has none, `aborted` when the segment never closed), `fixed` (the
+ * value given), `copy` (the last fragment's), `carry` (the last value a fragment carried; an empty
+ * array is left out). Fields fragments do not have are not listed.
+ */
+export const ASSEMBLY = Object.freeze({
+  partial_text: {
+    complete: "text",
+    text: "text",
+    key: null,
+    carried: [],
+    fields: [
+      ["role", "fixed", "assistant"],
+      ["text", "text", null],
+      ["stop_reason", "stop", null],
+    ],
+  },
+  partial_thinking: {
+    complete: "thinking",
+    text: "thinking",
+    key: null,
+    carried: [],
+    fields: [
+      ["role", "fixed", "assistant"],
+      ["thinking", "text", null],
+      ["stop_reason", "stop", null],
+    ],
+  },
+  partial_tool_call: {
+    complete: "tool_call",
+    text: "arguments",
+    key: "tool_call_id",
+    carried: [],
+    fields: [
+      ["role", "fixed", "assistant"],
+      ["name", "copy", null],
+      ["arguments", "text", null],
+      ["tool_call_id", "copy", null],
+      ["stop_reason", "stop", null],
+    ],
+  },
+  partial_tool_call_output: {
+    complete: "tool_call_output",
+    text: "output",
+    key: "tool_call_id",
+    carried: ["images"],
+    fields: [
+      ["role", "fixed", "user"],
+      ["output", "text", null],
+      ["images", "carry", null],
+      ["tool_call_id", "copy", null],
+      ["stop_reason", "stop", null],
+    ],
+  },
+} as const);

@@ -58,10 +58,10 @@ var ChatMessageFields = []string{"timestamp", "type", "payload", "origin"}
 var SignalMessageFields = []string{"timestamp", "type", "payload", "origin"}
 
 // SayPayloadFields lists the keys of SayPayload, in canonical order.
-var SayPayloadFields = []string{"type", "role", "text", "status", "meta"}
+var SayPayloadFields = []string{"type", "role", "text", "stop_reason", "meta"}
 
 // PartialSayPayloadFields lists the keys of PartialSayPayload, in canonical order.
-var PartialSayPayloadFields = []string{"type", "role", "text", "status"}
+var PartialSayPayloadFields = []string{"type", "role", "event_type", "text", "stop_reason"}
 
 // PingPayloadFields lists the keys of PingPayload, in canonical order.
 var PingPayloadFields = []string{"type", "note"}

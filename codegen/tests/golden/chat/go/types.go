@@ -19,7 +19,7 @@ type SayPayload struct {
 	Text string
 
 	// How it ended.
-	Status *Status
+	StopReason *Status
 
 	// Opaque scalars, verbatim.
 	Meta *om.Verbatim
@@ -37,11 +37,14 @@ type PartialSayPayload struct {
 	// Who.
 	Role Role
 
+	// Which piece of the segment this is.
+	EventType EventType
+
 	// This piece.
 	Text om.Fragment
 
 	// Only on the last piece.
-	Status *Status
+	StopReason *Status
 }
 
 // TypeTag is the object's `type`.

@@ -20,7 +20,7 @@ impl Encode for SayPayload {
         self.role.encode(out);
         out.extend_from_slice(b",\"text\":");
         self.text.encode(out);
-        if let Some(v) = &self.status { out.extend_from_slice(b",\"status\":"); v.encode(out); }
+        if let Some(v) = &self.stop_reason { out.extend_from_slice(b",\"stop_reason\":"); v.encode(out); }
         if let Some(v) = &self.meta { out.extend_from_slice(b",\"meta\":"); v.encode(out); }
         out.extend_from_slice(b"}");
     }
@@ -30,9 +30,11 @@ impl Encode for PartialSayPayload {
     fn encode(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(b"{\"type\":\"partial_say\",\"role\":");
         self.role.encode(out);
+        out.extend_from_slice(b",\"event_type\":");
+        self.event_type.encode(out);
         out.extend_from_slice(b",\"text\":");
         self.text.encode(out);
-        if let Some(v) = &self.status { out.extend_from_slice(b",\"status\":"); v.encode(out); }
+        if let Some(v) = &self.stop_reason { out.extend_from_slice(b",\"stop_reason\":"); v.encode(out); }
         out.extend_from_slice(b"}");
     }
 }

@@ -25,14 +25,14 @@ export function say(text: string, opts: Stamp & { meta?: JsonObjectInput } = {})
 }
 
 /** A reply. */
-export function reply(text: string, opts: Stamp & { status?: t.Status; meta?: JsonObjectInput } = {}): t.ChatMessage<t.SayPayload> {
-  const payload = rt.defined<t.SayPayload>({ type: "say", role: "bot", text, status: opts.status ?? "done", meta: rt.verbatim(opts.meta) as t.SayPayload["meta"] });
+export function reply(text: string, opts: Stamp & { stopReason?: t.Status; meta?: JsonObjectInput } = {}): t.ChatMessage<t.SayPayload> {
+  const payload = rt.defined<t.SayPayload>({ type: "say", role: "bot", text, stop_reason: opts.stopReason ?? "done", meta: rt.verbatim(opts.meta) as t.SayPayload["meta"] });
   return { timestamp: rt.stamp(opts.timestamp), type: "chat_msg", payload };
 }
 
 /** A fragment. */
-export function partialSay(text: string, opts: Stamp & { status?: t.Status } = {}): t.ChatMessage<t.PartialSayPayload> {
-  const payload = rt.defined<t.PartialSayPayload>({ type: "partial_say", role: "bot", text, status: opts.status });
+export function partialSay(eventType: t.EventType, text: string, opts: Stamp & { stopReason?: t.Status } = {}): t.ChatMessage<t.PartialSayPayload> {
+  const payload = rt.defined<t.PartialSayPayload>({ type: "partial_say", role: "bot", event_type: eventType, text, stop_reason: opts.stopReason });
   return { timestamp: rt.stamp(opts.timestamp), type: "chat_msg", payload };
 }
 

@@ -16,6 +16,7 @@
 import {
   ROLE_VALUES,
   STATUS_VALUES,
+  EVENT_TYPE_VALUES,
 } from "./types.js";
 import type { RejectionCategory } from "./schema.js";
 
@@ -197,6 +198,8 @@ const ROLE_SET: ReadonlySet<string> = new Set(ROLE_VALUES);
 
 const STATUS_SET: ReadonlySet<string> = new Set(STATUS_VALUES);
 
+const EVENT_TYPE_SET: ReadonlySet<string> = new Set(EVENT_TYPE_VALUES);
+
 function ca_Entry(n: JsonNode, p: string, min: number): Problem | null {
   if (n.kind !== ARR) return wrongType(n, p, "array");
   const items = n.items as readonly JsonNode[];
@@ -240,8 +243,8 @@ function cs_SayPayload(n: JsonNode, p: string): Problem | null {
         seen |= 2;
         r = cStr(c, p + "/text");
         break;
-      case "status":
-        r = cEnum(c, p + "/status", STATUS_SET);
+      case "stop_reason":
+        r = cEnum(c, p + "/stop_reason", STATUS_SET);
         break;
       case "meta":
         r = null;
@@ -271,12 +274,16 @@ function cs_PartialSayPayload(n: JsonNode, p: string): Problem | null {
         seen |= 1;
         r = cEnum(c, p + "/role", ROLE_SET);
         break;
-      case "text":
+      case "event_type":
         seen |= 2;
+        r = cEnum(c, p + "/event_type", EVENT_TYPE_SET);
+        break;
+      case "text":
+        seen |= 4;
         r = cStr(c, p + "/text");
         break;
-      case "status":
-        r = cEnum(c, p + "/status", STATUS_SET);
+      case "stop_reason":
+        r = cEnum(c, p + "/stop_reason", STATUS_SET);
         break;
       default:
         return unexpected(n, i, p);
@@ -284,7 +291,8 @@ function cs_PartialSayPayload(n: JsonNode, p: string): Problem | null {
     if (r !== null) return r;
   }
   if ((seen & 1) === 0) return missing(n, p, "role");
-  if ((seen & 2) === 0) return missing(n, p, "text");
+  if ((seen & 2) === 0) return missing(n, p, "event_type");
+  if ((seen & 4) === 0) return missing(n, p, "text");
   return null;
 }
 

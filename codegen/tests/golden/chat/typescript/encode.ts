@@ -78,15 +78,15 @@ function e_SayPayload(w: Writer, o: any, d: number): void {
   obj(o, "SayPayload");
   const v1 = o.role;
   const v2 = o.text;
-  const v3 = o.status;
+  const v3 = o.stop_reason;
   const v4 = o.meta;
   w.put('{"type":"say","role":');
   w.string(str(v1, "SayPayload.role"));
   w.put(',"text":');
   w.string(str(v2, "SayPayload.text"));
   if (v3 !== undefined) {
-    w.put(',"status":');
-    w.string(str(v3, "SayPayload.status"));
+    w.put(',"stop_reason":');
+    w.string(str(v3, "SayPayload.stop_reason"));
   }
   if (v4 !== undefined) {
     w.put(',"meta":');
@@ -98,15 +98,18 @@ function e_SayPayload(w: Writer, o: any, d: number): void {
 function e_PartialSayPayload(w: Writer, o: any, _d: number): void {
   obj(o, "PartialSayPayload");
   const v1 = o.role;
-  const v2 = o.text;
-  const v3 = o.status;
+  const v2 = o.event_type;
+  const v3 = o.text;
+  const v4 = o.stop_reason;
   w.put('{"type":"partial_say","role":');
   w.string(str(v1, "PartialSayPayload.role"));
+  w.put(',"event_type":');
+  w.string(str(v2, "PartialSayPayload.event_type"));
   w.put(',"text":');
-  w.string(str(v2, "PartialSayPayload.text"));
-  if (v3 !== undefined) {
-    w.put(',"status":');
-    w.string(str(v3, "PartialSayPayload.status"));
+  w.string(str(v3, "PartialSayPayload.text"));
+  if (v4 !== undefined) {
+    w.put(',"stop_reason":');
+    w.string(str(v4, "PartialSayPayload.stop_reason"));
   }
   w.put("}");
 }

@@ -16,6 +16,7 @@
 import type { OmniMessage } from "./types.js";
 import type { VerbatimShape } from "./schema.js";
 import {
+  isEventType,
   isRole,
   isStatus,
 } from "./validate.js";
@@ -81,10 +82,10 @@ function r_SayPayload(r: Reader, d: number): any {
   r.need(',"text":');
   const f2 = r.str();
   const o: any = { type: "say", role: f1, text: f2 };
-  if (r.lit(',"status":')) {
+  if (r.lit(',"stop_reason":')) {
     const f3 = r.str();
     if (!isStatus(f3)) r.fail();
-    o.status = f3;
+    o.stop_reason = f3;
   }
   if (r.lit(',"meta":')) {
     const f4 = r.verbatim("scalar_map", d + 1);
@@ -98,13 +99,16 @@ function r_PartialSayPayload(r: Reader, _d: number): any {
   r.need(',"role":');
   const f1 = r.str();
   if (!isRole(f1)) r.fail();
-  r.need(',"text":');
+  r.need(',"event_type":');
   const f2 = r.str();
-  const o: any = { type: "partial_say", role: f1, text: f2 };
-  if (r.lit(',"status":')) {
-    const f3 = r.str();
-    if (!isStatus(f3)) r.fail();
-    o.status = f3;
+  if (!isEventType(f2)) r.fail();
+  r.need(',"text":');
+  const f3 = r.str();
+  const o: any = { type: "partial_say", role: f1, event_type: f2, text: f3 };
+  if (r.lit(',"stop_reason":')) {
+    const f4 = r.str();
+    if (!isStatus(f4)) r.fail();
+    o.stop_reason = f4;
   }
   r.need("}");
   return o;
