@@ -25,6 +25,7 @@ mod grammar;
 pub mod number;
 pub mod pointer;
 pub mod reader;
+pub mod runtime;
 pub mod ser;
 mod string_stops;
 mod strings;

@@ -5,7 +5,7 @@ One emitter module per file kind: `types.py` (`enums.rs`, `types.rs`), `tables.p
 (`tables.rs`), `codec.py` (`codec_<envelope>.rs`, `message.rs`), `builders.py`, `guards.py`,
 `fragments.py` (`fragments.rs`, the aggregator's table), `modfile.py` (`mod.rs`). The files are not
 a standalone codec: they sit on the crate's hand-written runtime (the strict scanner, the level-3
-walk, the value writers), which they name `omnimessage::`, so they work inside the crate and in a
+walk, the value writers), which they name `omnimessage::runtime`, so they work inside the crate and in a
 user's crate that depends on it.
 """
 

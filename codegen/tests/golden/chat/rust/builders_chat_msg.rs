@@ -5,7 +5,7 @@
 //! Builders (`x-omnimessage-builders`): messages built the way the reference producer builds them.
 #![allow(unused_imports, dead_code, clippy::all)]
 
-use omnimessage::values::{Fragment, NumberOrString, Verbatim};
+use omnimessage::runtime::{Fragment, NumberOrString, Verbatim};
 
 use super::*;
 
@@ -27,7 +27,7 @@ pub fn say(text: impl Into<String>, opts: SayOptions) -> Message {
         meta: opts.meta.filter(|v| !v.is_empty()),
     };
     Message::Chat(ChatMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: ChatPayload::Say(payload),
         origin: None,
     })
@@ -53,7 +53,7 @@ pub fn reply(text: impl Into<String>, opts: ReplyOptions) -> Message {
         meta: opts.meta.filter(|v| !v.is_empty()),
     };
     Message::Chat(ChatMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: ChatPayload::Say(payload),
         origin: None,
     })
@@ -77,7 +77,7 @@ pub fn partial_say(event_type: EventType, text: impl Into<Fragment>, opts: Parti
         stop_reason: opts.stop_reason,
     };
     Message::Chat(ChatMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: ChatPayload::PartialSay(payload),
         origin: None,
     })

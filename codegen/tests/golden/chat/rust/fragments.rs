@@ -6,7 +6,7 @@
 //! to, what each fragment adds to it, and the complete payload its fragments add up to.
 #![allow(unused_imports, unused_variables, dead_code, clippy::all)]
 
-use omnimessage::values::Fragment;
+use omnimessage::runtime::Fragment;
 
 use super::*;
 
