@@ -3,6 +3,7 @@ laid out for match arms over the one payload union that carries the streaming pa
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from ..model import EVENT_FIELD, STOP_FIELD, Assembled, Assembly, Const, EnumRef, Field, Model, Struct
@@ -27,6 +28,25 @@ class Fragments:
     event_enum: str  # the enum of EVENT_FIELD
     stop_enum: str  # the enum of STOP_FIELD
     carried: tuple[tuple[Struct, Field], ...]  # every field some fragment carries whole, first use
+
+
+Spelled = Mapping[str, Callable[[str], str] | None]
+
+
+def expression(
+    a: Assembled, f: Field, name: str, spelled: Spelled, fixed: Callable[[str | None, str], str]
+) -> str | None:
+    """The expression of field `f` (called `name` in the target) of a complete payload, in one
+    target's spelling: `spelled` maps each `how` but `fixed` to a function of `name` (over `p` the
+    last fragment, `text` the fragments joined, `carried` what fragments carried whole, `stop` the
+    stop rule), or to None to leave the field unset; `fixed` spells the partial's constant, given the
+    complete field's enum (None for a string)."""
+    if a.how == "fixed":
+        return fixed(f.type.name if isinstance(f.type, EnumRef) else None, a.value or "")
+    if a.how not in spelled:
+        raise UnsupportedShape(f"{f.name}: no expression for {a.how!r}")
+    spell = spelled[a.how]
+    return None if spell is None else spell(name)
 
 
 def fragments(model: Model) -> Fragments | None:

@@ -4,36 +4,28 @@ as type switches over the payload union."""
 
 from __future__ import annotations
 
-from ...model import EVENT_FIELD, Assembled, EnumRef, Field, Model
-from .._fragments import fragments
+from ...model import EVENT_FIELD, Model
+from .._fragments import Spelled, expression, fragments
 from .._imports import Imports
 from .._imports import render as render_template
 from .._jinja import environment
-from .._shapes import UnsupportedShape
 from .common import RUNTIME, camel, go_str, go_type
 from .context import base, enum_const
 
 
-def _value(a: Assembled, f: Field, imports: Imports) -> str | None:
-    """The expression of field `f` of the complete payload (`p` the last fragment, `text` the
-    fragments joined, `carried` what fragments carried whole, `stop` the stop rule); None leaves
-    it unset."""
-    name = camel(a.name)
-    if a.how == "text":
-        return "text"
-    if a.how == "stop":
-        return f"stop(p.{name})"
-    if a.how == "copy":
-        return f"p.{name}"
-    if a.how == "carry":
-        return f"{imports.use(RUNTIME, 'om')}.NonEmptySlice(carried.{name})"
-    if a.how == "absent":
-        return None
-    if a.how == "fixed" and isinstance(f.type, EnumRef):
-        return enum_const(f.type.name, a.value or "")
-    if a.how == "fixed":
-        return go_str(a.value or "")
-    raise UnsupportedShape(f"{f.name}: no Go expression for {a.how!r}")
+def _spelled(imports: Imports) -> Spelled:
+    """How each field of a complete payload is written (see `_fragments.expression`)."""
+    return {
+        "text": lambda name: "text",
+        "stop": lambda name: f"stop(p.{name})",
+        "copy": lambda name: f"p.{name}",
+        "carry": lambda name: f"{imports.use(RUNTIME, 'om')}.NonEmptySlice(carried.{name})",
+        "absent": None,
+    }
+
+
+def _fixed(enum: str | None, value: str) -> str:
+    return go_str(value) if enum is None else enum_const(enum, value)
 
 
 def render(model: Model) -> dict[str, str]:
@@ -41,9 +33,10 @@ def render(model: Model) -> dict[str, str]:
     if fr is None:
         return {}
     imports = Imports("go")
+    spelled = _spelled(imports)
     rows = []
     for r in fr.rows:
-        fields = [(camel(a.name), _value(a, f, imports)) for a, f in r.fields]
+        fields = [(camel(a.name), expression(a, f, camel(a.name), spelled, _fixed)) for a, f in r.fields]
         rows.append({
             "partial": r.partial.name,
             "complete": r.complete.name,

@@ -4,32 +4,23 @@ as match arms over the payload union."""
 
 from __future__ import annotations
 
-from ...model import EVENT_FIELD, Assembled, EnumRef, Field, Model
-from .._fragments import fragments
+from ...model import EVENT_FIELD, Model
+from .._fragments import Spelled, expression, fragments
 from .._jinja import environment
-from .._shapes import UnsupportedShape, variant
+from .._shapes import variant
 from .common import camel, ident, rust_str, rust_type
 
+_SPELLED: Spelled = {  # how each field of a complete payload is written (see `_fragments.expression`)
+    "text": lambda name: "text",
+    "stop": lambda name: f"stop(p.{name})",
+    "copy": lambda name: f"p.{name}.clone()",
+    "carry": lambda name: f"carried.{name}.clone().filter(|v| !v.is_empty())",
+    "absent": lambda name: "None",
+}
 
-def _value(a: Assembled, f: Field) -> str:
-    """The expression of field `f` of the complete payload (`p` the last fragment, `text` the
-    fragments joined, `carried` what fragments carried whole, `stop` the stop rule)."""
-    name = ident(a.name)
-    if a.how == "text":
-        return "text"
-    if a.how == "stop":
-        return f"stop(p.{name})"
-    if a.how == "copy":
-        return f"p.{name}.clone()"
-    if a.how == "carry":
-        return f"carried.{name}.clone().filter(|v| !v.is_empty())"
-    if a.how == "absent":
-        return "None"
-    if a.how == "fixed" and isinstance(f.type, EnumRef):
-        return f"{f.type.name}::{camel(a.value or '')}"
-    if a.how == "fixed":
-        return f"{rust_str(a.value or '')}.to_string()"
-    raise UnsupportedShape(f"{f.name}: no Rust expression for {a.how!r}")
+
+def _fixed(enum: str | None, value: str) -> str:
+    return f"{rust_str(value)}.to_string()" if enum is None else f"{enum}::{camel(value)}"
 
 
 def render(model: Model) -> dict[str, str]:
@@ -46,7 +37,9 @@ def render(model: Model) -> dict[str, str]:
             "text": ident(r.assembly.text),
             "text_lit": rust_str(r.assembly.text),
             "carried": [ident(n) for n in r.assembly.carried],
-            "fields": [{"name": ident(a.name), "value": _value(a, f)} for a, f in r.fields],
+            "fields": [
+                {"name": ident(a.name), "value": expression(a, f, ident(a.name), _SPELLED, _fixed)} for a, f in r.fields
+            ],
         }
         for r in fr.rows
     ]
