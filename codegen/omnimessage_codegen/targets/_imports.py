@@ -29,7 +29,7 @@ def _typescript(module: str, names: list[str], kind: str, alias: str) -> str:
 
 
 def _go(module: str, names: list[str], kind: str, alias: str) -> str:
-    return f'\t{alias + " " if alias else ""}"{module}"'
+    return f'{alias + " " if alias else ""}"{module}"'
 
 
 SPELLINGS: dict[str, Spelling] = {"python": _python, "typescript": _typescript, "go": _go}

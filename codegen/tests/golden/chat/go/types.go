@@ -8,8 +8,6 @@ package messages
 
 import om "github.com/omnimessage/omnimessage/go"
 
-var _ om.Verbatim // the runtime's value types, whichever the schema uses
-
 // Something said.
 type SayPayload struct {
 	// Who.
