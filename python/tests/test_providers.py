@@ -139,17 +139,18 @@ def test_tools_openai_responses(tmp_path: Path) -> None:
     p = project(ctx, "openai-responses")
     assert p.body == {"instructions": ctx.config.system_prompt, "input": [
         {"role": "user", "content": [{"type": "input_text", "text": P[0]["text"]}]},
-        # encrypted reasoning: an empty summary, the encrypted content; `id` is not sent (store off)
-        {"type": "reasoning", "summary": [], "encrypted_content": P[1]["fidelity"]["encrypted_content"]},
-        # the commentary text, labelled with its phase, flushed before the first call
-        {"role": "assistant", "content": [{"type": "output_text", "text": P[2]["text"]}], "phase": "commentary"},
+        # encrypted reasoning: its id (the SDK's type requires one), an empty summary, the encrypted content
+        {"type": "reasoning", "id": P[1]["fidelity"]["id"], "summary": [],
+         "encrypted_content": P[1]["fidelity"]["encrypted_content"]},
+        # an assistant text: a message of its own (the text as the content string), labelled with its phase
+        {"role": "assistant", "content": P[2]["text"], "phase": "commentary"},
         *({"type": "function_call", "call_id": c["tool_call_id"], "name": c["name"], "arguments": c["arguments"]}
           for c in P[3:7]),
         *({"type": "function_call_output", "call_id": o["tool_call_id"],
            "output": [{"type": "input_text", "text": o["output"]}]} for o in P[7:11]),
-        {"role": "assistant", "content": [{"type": "output_text", "text": P[11]["text"]}], "phase": "final_answer"},
+        {"role": "assistant", "content": P[11]["text"], "phase": "final_answer"},
     ]}
-    assert p.losses == (Loss(1, "/payload/fidelity/id", "fidelity-not-carried"),)
+    assert p.losses == ()
 
 
 def test_tools_gemini(tmp_path: Path) -> None:
@@ -189,10 +190,10 @@ def synthetic() -> list[bytes]:
         om.user_text("look", timestamp=TS),
         om.image_url(PNG, timestamp=TS),
         om.image_url("https://example.invalid/a.jpg", timestamp=TS),
-        om.thinking("_REDACTED_THINKING", fidelity={"signature": "RED"}, timestamp=TS),
+        om.thinking("_REDACTED_THINKING", fidelity={"signature": "UkVE"}, timestamp=TS),
         om.thinking("a", fidelity={"reasoning_field": "reasoning"}, timestamp=TS),
         om.thinking("b", fidelity={"reasoning_field": "reasoning"}, timestamp=TS),
-        om.tool_call("read", '{"path": "x"}', "read#2", fidelity={"signature": "S1"}, timestamp=TS),
+        om.tool_call("read", '{"path": "x"}', "read#2", fidelity={"signature": "UzE="}, timestamp=TS),
         om.inline_data("AAAA", "image/png", role="assistant", timestamp=TS),
         om.tool_call_output("ok", "read#2", images=[PNG, "https://example.invalid/b.png"], timestamp=TS),
     ]
@@ -209,7 +210,7 @@ def test_synthetic_anthropic() -> None:
             {"type": "image", "source": {"type": "url", "url": "https://example.invalid/a.jpg"}}]},
         # the redacted sentinel: a redacted_thinking block with its data
         {"role": "assistant", "content": [
-            {"type": "redacted_thinking", "data": "RED"},
+            {"type": "redacted_thinking", "data": "UkVE"},
             {"type": "tool_use", "id": "read", "name": "read", "input": {"path": "x"}}]},
         {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "read", "content": [
             {"type": "text", "text": "ok"},
@@ -256,10 +257,10 @@ def test_synthetic_gemini() -> None:
     assert p.body["contents"] == [
         {"role": "user", "parts": [{"text": "look"}, {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}}]},
         {"role": "model", "parts": [
-            {"text": "_REDACTED_THINKING", "thought": True, "thoughtSignature": "RED"},
+            {"text": "_REDACTED_THINKING", "thought": True, "thoughtSignature": "UkVE"},
             {"text": "a", "thought": True}, {"text": "b", "thought": True},
             # the id is the name once the suffix is gone: sent without an id, as older histories are
-            {"functionCall": {"name": "read", "args": {"path": "x"}}, "thoughtSignature": "S1"},
+            {"functionCall": {"name": "read", "args": {"path": "x"}}, "thoughtSignature": "UzE="},
             {"inlineData": {"mimeType": "image/png", "data": "AAAA"}}]},
         {"role": "user", "parts": [{"functionResponse": {"name": "read", "response": {"result": "ok"}, "parts": [
             {"inlineData": {"mimeType": "image/png", "data": "iVBORw0KGgo="}}]}}]},
@@ -276,15 +277,44 @@ def test_gemini_splits_function_responses_from_other_parts() -> None:
     assert p.body["contents"][2] == {"role": "user", "parts": [{"text": "next"}]}
 
 
-def test_responses_phase_change_splits_messages() -> None:
+def test_synthetic_openai_responses() -> None:
+    p = project(synthetic(), "openai-responses")
+    assert "instructions" not in p.body
+    assert p.body["input"] == [
+        {"role": "user", "content": [
+            {"type": "input_text", "text": "look"},
+            {"type": "input_image", "image_url": PNG, "detail": "auto"},
+            {"type": "input_image", "image_url": "https://example.invalid/a.jpg", "detail": "auto"}]},
+        # no thinking message has a reasoning id: none is sent
+        {"type": "function_call", "call_id": "read", "name": "read", "arguments": '{"path":"x"}'},
+        {"type": "function_call_output", "call_id": "read", "output": [
+            {"type": "input_text", "text": "ok"}, {"type": "input_image", "image_url": PNG},
+            {"type": "input_image", "image_url": "https://example.invalid/b.png"}]},
+    ]
+    assert [(x.message, x.reason) for x in p.losses] == [
+        (3, "reasoning-without-id"), (3, "fidelity-not-carried"), (4, "reasoning-without-id"),
+        (4, "fidelity-not-carried"), (5, "reasoning-without-id"), (5, "fidelity-not-carried"),
+        (6, "fidelity-not-carried"), (6, "tool-call-id-suffix-stripped"), (6, "arguments-respelled"),
+        (7, "inline-data-not-supported"), (8, "tool-call-id-suffix-stripped")]
+
+
+def test_responses_assistant_texts_keep_their_phase() -> None:
     msgs = [om.user_text("q", timestamp=TS),
             om.assistant_text("a", fidelity={"phase": "commentary"}, timestamp=TS),
-            om.assistant_text("b", fidelity={"phase": "final_answer"}, timestamp=TS)]
+            om.assistant_text("b", fidelity={"phase": "final_answer"}, timestamp=TS),
+            om.assistant_text("c", fidelity={"phase": "later"}, timestamp=TS)]
     p = project([om.encode(m) for m in msgs], "openai-responses")
     assert p.body["input"][1:] == [
-        {"role": "assistant", "content": [{"type": "output_text", "text": "a"}], "phase": "commentary"},
-        {"role": "assistant", "content": [{"type": "output_text", "text": "b"}], "phase": "final_answer"}]
-    assert p.losses == ()
+        {"role": "assistant", "content": "a", "phase": "commentary"},
+        {"role": "assistant", "content": "b", "phase": "final_answer"},
+        {"role": "assistant", "content": "c"}]
+    assert p.losses == (Loss(3, "/payload/fidelity/phase", "fidelity-not-carried"),)  # a phase the API does not know
+
+
+def test_gemini_signature_must_be_base64() -> None:
+    p = project([om.encode(om.thinking("t", fidelity={"signature": "not base64!"}, timestamp=TS))], "gemini")
+    assert p.body["contents"] == [{"role": "model", "parts": [{"text": "t", "thought": True}]}]
+    assert p.losses == (Loss(0, "/payload/fidelity/signature", "signature-not-base64"),)
 
 
 def test_bad_arguments_and_foreign_lines_are_losses() -> None:

@@ -10,11 +10,14 @@ ids of older histories are); a tool output is a `functionResponse` named after i
 (`{"result": output}`, its images as inline parts); an image URL becomes inline data. A run that
 mixes function responses with other parts is split into consecutive contents of the same role (the
 reference's `_split_function_response_runs`). Losses: a web image URL (the reference downloads
-it; a projection never touches the network), fidelity keys besides `signature`.
+it; a projection never touches the network), a signature that is not base64 (a thought signature is
+bytes), fidelity keys besides `signature`.
 """
 
 from __future__ import annotations
 
+import base64
+import binascii
 from typing import Any
 
 from ._shared import Group, Item, LossLog, data_url, strip_id_suffix, tool_arguments
@@ -32,9 +35,23 @@ def _inline(item: Item, url: str, pointer: str, losses: LossLog) -> dict[str, An
     return {"mimeType": parts[0], "data": parts[1]}
 
 
+def _base64(value: object) -> bool:
+    """Canonical standard base64, the only spelling the API (and the SDK's bytes field) takes."""
+    if not isinstance(value, str):
+        return False
+    try:
+        return base64.b64encode(base64.b64decode(value, validate=True)).decode("ascii") == value
+    except (binascii.Error, ValueError):
+        return False
+
+
 def _signed(item: Item, part: dict[str, Any], losses: LossLog) -> dict[str, Any]:
-    losses.fidelity(item, ("signature",))
     signature = item.fidelity.get("signature")
+    if signature is not None and not _base64(signature):
+        losses.add(item.index, "/payload/fidelity/signature", "signature-not-base64")
+        losses.fidelity(item, ("signature",))
+        return part
+    losses.fidelity(item, ("signature",))
     if signature is not None:
         part["thoughtSignature"] = signature
     return part

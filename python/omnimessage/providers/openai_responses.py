@@ -2,16 +2,20 @@
 
 As the reference's gateway maps it (AgentHub `openai_responses/client.py`
 `transform_uni_message_to_model_input` and `transform_uni_config_to_model_config`, fed by
-PenguinHarness `generative-model.ts`): the system prompt as `instructions`; per run of one role,
-text and image parts collect into one message item (`input_text` from the user, `output_text` from
-the assistant; an assistant text's `fidelity.phase` labels its message, and a change of phase
-starts a new one), and everything else is an input item of its own, in order, flushing the message
-collected so far: a thinking message as a `reasoning` item (its text as `summary_text` when
-`fidelity.channel` is `summary`, else as `reasoning_text` content; `encrypted_content`,
-`signature` and `format` from its fidelity), a tool call as `function_call` (arguments
-re-serialised from the parsed object, the id's `#n` suffix stripped), a tool output as
-`function_call_output` (its text, then its images). Losses: inline data, other fidelity keys (a
-reasoning item's `id` among them: the reference sends none, with `store` off).
+PenguinHarness `generative-model.ts`): the system prompt as `instructions`; a user run's text and
+image parts collect into one message item (`input_text`, `input_image`), and everything else is an
+input item of its own, in order, flushing the message collected so far: a thinking message as a
+`reasoning` item (its text as `summary_text` when `fidelity.channel` is `summary`, else as
+`reasoning_text` content; `encrypted_content`, `signature` and `format` from its fidelity), a tool
+call as `function_call` (arguments re-serialised from the parsed object, the id's `#n` suffix
+stripped), a tool output as `function_call_output` (its text, then its images).
+
+Two departures, for the SDK's types (`ResponseInputItemParam`): an assistant text is a message of
+its own with the text as its content string and its `fidelity.phase` as `phase` (the reference
+sends `output_text` parts, which an input message's type does not allow; a change of phase splits
+messages there too), and a reasoning item carries `fidelity.id` as its `id`, which the type
+requires (the reference sends none, with `store` off): thinking without an id is not sent
+(`reasoning-without-id`). Losses: inline data, other fidelity keys.
 """
 
 from __future__ import annotations
@@ -25,10 +29,14 @@ __all__ = ["messages"]
 _REASONING_KEYS = ("encrypted_content", "signature", "format")
 
 
-def _reasoning(item: Item, losses: LossLog) -> dict[str, Any]:
+def _reasoning(item: Item, losses: LossLog) -> dict[str, Any] | None:
     fid = item.fidelity
-    losses.fidelity(item, ("channel", *_REASONING_KEYS))
-    reasoning: dict[str, Any] = {"type": "reasoning", "summary": []}
+    if not isinstance(fid.get("id"), str):
+        losses.add(item.index, "/payload/thinking", "reasoning-without-id")
+        losses.fidelity(item)
+        return None
+    losses.fidelity(item, ("id", "channel", *_REASONING_KEYS))
+    reasoning: dict[str, Any] = {"type": "reasoning", "id": fid["id"], "summary": []}
     text = item.text("thinking")
     if fid.get("channel") == "summary":
         if text:
@@ -43,36 +51,33 @@ def _reasoning(item: Item, losses: LossLog) -> dict[str, Any]:
 
 def _group(g: Group, out: list[dict[str, Any]], losses: LossLog) -> None:
     content: list[dict[str, Any]] = []
-    phase: Any = None
 
-    def flush(label: Any) -> None:
+    def flush() -> None:
         nonlocal content
         if content:
-            entry: dict[str, Any] = {"role": g.role, "content": content}
-            if label is not None:
-                entry["phase"] = label
-            out.append(entry)
+            out.append({"role": g.role, "content": content})
             content = []
 
     for item in g.items:
         kind = item.type
         if kind not in ("text", "image_url"):
-            flush(phase)
-        if kind == "text":
-            here = item.fidelity.get("phase")
-            if g.role == "assistant" and here:
-                if phase is not None and phase != here:
-                    flush(phase)
-                phase = here
-                losses.fidelity(item, ("phase",))
-            else:
-                losses.fidelity(item)
-            part = "input_text" if g.role == "user" else "output_text"
-            content.append({"type": part, "text": item.text("text")})
+            flush()
+        if kind == "text" and g.role == "assistant":
+            phase = item.fidelity.get("phase")
+            losses.fidelity(item, ("phase",) if phase in ("commentary", "final_answer") else ())
+            entry: dict[str, Any] = {"role": "assistant", "content": item.text("text")}
+            if phase in ("commentary", "final_answer"):
+                entry["phase"] = phase
+            out.append(entry)
+        elif kind == "text":
+            losses.fidelity(item)
+            content.append({"type": "input_text", "text": item.text("text")})
         elif kind == "image_url":
-            content.append({"type": "input_image", "image_url": item.text("image_url")})
+            content.append({"type": "input_image", "image_url": item.text("image_url"), "detail": "auto"})
         elif kind == "thinking":
-            out.append(_reasoning(item, losses))
+            reasoning = _reasoning(item, losses)
+            if reasoning is not None:
+                out.append(reasoning)
         elif kind == "tool_call":
             losses.fidelity(item)
             out.append({"type": "function_call", "call_id": strip_id_suffix(item, losses), "name": item.text("name"),
@@ -85,7 +90,7 @@ def _group(g: Group, out: list[dict[str, Any]], losses: LossLog) -> None:
             out.append({"type": "function_call_output", "call_id": strip_id_suffix(item, losses), "output": result})
         else:  # inline_data, inline_thinking
             losses.add(item.index, "/payload/type", "inline-data-not-supported")
-    flush(phase)
+    flush()
 
 
 def messages(groups: list[Group], system: str | None, losses: LossLog) -> dict[str, Any]:
