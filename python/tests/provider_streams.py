@@ -107,3 +107,94 @@ def chat_chunks(message: dict[str, Any], usage: dict[str, int]) -> list[dict[str
                                    "completion_tokens_details": {"reasoning_tokens": 0}}))
     # the SDK's model keeps the reasoning fields it does not declare (extra="allow"): model_dump has them
     return [ChatCompletionChunk.model_validate(c).model_dump(mode="json") for c in raw]
+
+
+# -- OpenAI Responses ------------------------------------------------------------------------------
+
+def assistant_side(item: dict[str, Any]) -> bool:
+    """A Responses input item the model wrote (what a response streams back)."""
+    return item.get("type") in ("reasoning", "function_call") or item.get("role") == "assistant"
+
+
+def responses_events(items: list[dict[str, Any]], usage: dict[str, int]) -> list[dict[str, Any]]:
+    """The events of one response whose output is `items` (reasoning, assistant messages, function
+    calls), each validated by `openai.types.responses.ResponseStreamEvent`."""
+    from openai.types.responses import ResponseStreamEvent
+    from pydantic import TypeAdapter
+
+    raw: list[dict[str, Any]] = []
+    seq = iter(range(1, 1_000_000))
+
+    def add(event: dict[str, Any]) -> None:
+        raw.append({**event, "sequence_number": next(seq)})
+
+    for i, item in enumerate(items):
+        if item.get("type") == "reasoning":
+            add({"type": "response.output_item.added", "output_index": i,
+                 "item": {"type": "reasoning", "id": item["id"], "summary": []}})
+            for part in item.get("summary", []):
+                for p in pieces(part["text"]):
+                    add({"type": "response.reasoning_summary_text.delta", "item_id": item["id"], "output_index": i,
+                         "summary_index": 0, "delta": p})
+            for part in item.get("content", []):
+                for p in pieces(part["text"]):
+                    add({"type": "response.reasoning_text.delta", "item_id": item["id"], "output_index": i,
+                         "content_index": 0, "delta": p})
+            add({"type": "response.output_item.done", "output_index": i, "item": dict(item)})
+        elif item.get("type") == "function_call":
+            fid = f"fc_{i}"
+            add({"type": "response.output_item.added", "output_index": i, "item": {
+                "type": "function_call", "id": fid, "call_id": item["call_id"], "name": item["name"], "arguments": "",
+                "status": "in_progress"}})
+            for p in pieces(item["arguments"]):
+                add({"type": "response.function_call_arguments.delta", "item_id": fid, "output_index": i, "delta": p})
+            add({"type": "response.function_call_arguments.done", "item_id": fid, "output_index": i,
+                 "name": item["name"], "arguments": item["arguments"]})
+        else:
+            mid = f"msg_{i}"
+            message: dict[str, Any] = {"type": "message", "id": mid, "role": "assistant", "status": "in_progress",
+                                       "content": []}
+            if "phase" in item:
+                message["phase"] = item["phase"]
+            add({"type": "response.output_item.added", "output_index": i, "item": message})
+            for p in pieces(item["content"]):
+                add({"type": "response.output_text.delta", "item_id": mid, "output_index": i, "content_index": 0,
+                     "delta": p, "logprobs": []})
+    add({"type": "response.completed", "response": {
+        "id": "resp_1", "object": "response", "created_at": 1789000000, "model": "gpt-5.5", "output": [],
+        "parallel_tool_calls": True, "tool_choice": "auto", "tools": [], "status": "completed",
+        "usage": {"input_tokens": usage["input"] + usage["cached"], "output_tokens": usage["output"],
+                  "total_tokens": usage["input"] + usage["cached"] + usage["output"],
+                  "input_tokens_details": {"cached_tokens": usage["cached"], "cache_write_tokens": 0},
+                  "output_tokens_details": {"reasoning_tokens": 0}}}})
+    adapter: TypeAdapter[Any] = TypeAdapter(ResponseStreamEvent)
+    return [adapter.validate_python(e).model_dump(mode="json") for e in raw]
+
+
+# -- Gemini generateContent ------------------------------------------------------------------------
+
+def gemini_chunks(content: dict[str, Any], usage: dict[str, int]) -> list[dict[str, Any]]:
+    """The stream chunks of one model content (REST JSON parts), each validated by
+    `google.genai.types.GenerateContentResponse` and handed on as its `model_dump()`: texts in
+    pieces with the part's thought signature on the last piece, a function call whole."""
+    from google.genai.types import GenerateContentResponse
+
+    def chunk(part: dict[str, Any] | None, finish: str | None = None) -> dict[str, Any]:
+        candidate: dict[str, Any] = {"content": {"role": "model", "parts": [] if part is None else [part]}, "index": 0}
+        if finish:
+            candidate["finishReason"] = finish
+        return {"candidates": [candidate], "usageMetadata": {
+            "promptTokenCount": usage["input"] + usage["cached"], "cachedContentTokenCount": usage["cached"],
+            "candidatesTokenCount": usage["output"], "totalTokenCount": usage["input"] + usage["cached"] + usage["output"]}}
+
+    raw: list[dict[str, Any]] = []
+    for part in content["parts"]:
+        if "text" in part:
+            texts = pieces(part["text"])
+            for k, p in enumerate(texts):
+                piece = {key: v for key, v in part.items() if key != "thoughtSignature" or k == len(texts) - 1}
+                raw.append(chunk({**piece, "text": p}))
+        else:
+            raw.append(chunk(part))
+    raw.append(chunk(None, "STOP"))
+    return [GenerateContentResponse.model_validate(c).model_dump(mode="json", exclude_none=True) for c in raw]

@@ -160,7 +160,6 @@ def test_tools_gemini(tmp_path: Path) -> None:
     assert p.body["contents"] == [
         {"role": "user", "parts": [{"text": P[0]["text"]}]},
         {"role": "model", "parts": [
-            {"text": "", "thought": True},  # Gemini has no place for OpenAI's encrypted reasoning
             {"text": P[2]["text"]},
             # a real id (not the function's name) is sent as the call's id
             *({"functionCall": {"id": c["tool_call_id"], "name": c["name"], "args": json.loads(c["arguments"])}}
@@ -174,6 +173,8 @@ def test_tools_gemini(tmp_path: Path) -> None:
     assert p.losses == (
         Loss(1, "/payload/fidelity/id", "fidelity-not-carried"),
         Loss(1, "/payload/fidelity/encrypted_content", "fidelity-not-carried"),
+        # Gemini has no place for OpenAI's encrypted reasoning, and an empty thought says nothing
+        Loss(1, "/payload/thinking", "thinking-empty"),
         Loss(2, "/payload/fidelity/phase", "fidelity-not-carried"),
         Loss(11, "/payload/fidelity/phase", "fidelity-not-carried"),
     )

@@ -59,6 +59,8 @@ def project(context: Restored | Sequence[ContextLine | bytes], provider: str, *,
 _STREAM: dict[str, Callable[[Iterable[object]], Iterator[tuple[int, Uni]]]] = {
     "anthropic": anthropic.uni_events,
     "openai-chat": openai_chat.uni_events,
+    "openai-responses": openai_responses.uni_events,
+    "gemini": gemini.uni_events,
 }
 
 

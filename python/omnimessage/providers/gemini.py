@@ -11,18 +11,21 @@ ids of older histories are); a tool output is a `functionResponse` named after i
 mixes function responses with other parts is split into consecutive contents of the same role (the
 reference's `_split_function_response_runs`). Losses: a web image URL (the reference downloads
 it; a projection never touches the network), a signature that is not base64 (a thought signature is
-bytes), fidelity keys besides `signature`.
+bytes), fidelity keys besides `signature`, a thinking message with neither text nor signature.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ._shared import Group, Item, LossLog, data_url, strip_id_suffix, tool_arguments
+from ._translate import Uni
+from ._wire import obj, text
 
-__all__ = ["messages"]
+__all__ = ["messages", "uni_events"]
 
 _ROLE = {"user": "user", "assistant": "model"}
 
@@ -62,7 +65,11 @@ def _part(item: Item, names: dict[str, str], losses: LossLog) -> dict[str, Any] 
     if kind == "text":
         return _signed(item, {"text": item.text("text")}, losses)
     if kind == "thinking":
-        return _signed(item, {"text": item.text("thinking"), "thought": True}, losses)
+        part = _signed(item, {"text": item.text("thinking"), "thought": True}, losses)
+        if not part["text"] and "thoughtSignature" not in part:  # an empty thought: nothing to send
+            losses.add(item.index, "/payload/thinking", "thinking-empty")
+            return None
+        return part
     if kind in ("inline_data", "inline_thinking"):
         part: dict[str, Any] = {"inlineData": {"mimeType": item.text("mime_type"), "data": item.text("data")}}
         if kind == "inline_thinking":
@@ -110,3 +117,67 @@ def messages(groups: list[Group], system: str | None, losses: LossLog) -> dict[s
     if system is not None:
         body["systemInstruction"] = {"parts": [{"text": system}]}
     return body
+
+
+# -- the way back: generateContent stream chunks (the SDK's model_dump() or the REST JSON) --------
+
+def _get(d: dict[str, Any], snake: str, camel: str) -> Any:
+    """A field in either spelling: the SDK's `model_dump()` (snake_case) or the REST JSON (camelCase)."""
+    return d.get(snake, d.get(camel))
+
+
+def _part_items(part: dict[str, Any], n: int, where: str) -> list[dict[str, Any]]:
+    signature = _get(part, "thought_signature", "thoughtSignature")
+    fid = {"fidelity": {"signature": signature}} if signature is not None else {}
+    call = _get(part, "function_call", "functionCall")
+    inline = _get(part, "inline_data", "inlineData")
+    if call is not None:
+        c = obj(call, n, f"{where}/function_call")
+        args = c.get("args")
+        return [{"type": "tool_call", "name": text(c, "name"), "arguments": args if isinstance(args, dict) else {},
+                 "tool_call_id": text(c, "id") or text(c, "name"), **fid}]
+    if inline is not None:
+        blob = obj(inline, n, f"{where}/inline_data")  # inline output: not streaming text (the translator skips it)
+        kind = "inline_thinking" if part.get("thought") else "inline_data"
+        return [{"type": kind, "data": text(blob, "data"), "mime_type": _get(blob, "mime_type", "mimeType"), **fid}]
+    if isinstance(part.get("text"), str):
+        kind, key = ("thinking", "thinking") if part.get("thought") else ("text", "text")
+        return [{"type": kind, key: part["text"], **fid}]
+    return []
+
+
+def uni_events(events: Iterable[object]) -> Iterator[tuple[int, Uni]]:
+    """The neutral events AgentHub's Gemini client yields for `events` (`gemini3_8/client.py`
+    `transform_model_output_to_uni_event`): each chunk's parts in order (a function call complete,
+    its id or else its name as the id; a part's thought signature as its fidelity), the finish
+    reason, and the chunk's usage, a cumulative snapshot."""
+    for n, event in enumerate(events):
+        chunk = obj(event, n, "")
+        uni = Uni()
+        candidates = chunk.get("candidates")
+        if isinstance(candidates, list) and candidates:
+            candidate = obj(candidates[0], n, "/candidates/0")
+            content = obj(candidate.get("content"), n, "/candidates/0/content")
+            parts = content.get("parts")
+            for k, part in enumerate(parts if isinstance(parts, list) else []):
+                where = f"/candidates/0/content/parts/{k}"
+                uni.items.extend(_part_items(obj(part, n, where), n, where))
+            reason = _get(candidate, "finish_reason", "finishReason")
+            if reason:
+                uni.finish = {"STOP": "stop", "MAX_TOKENS": "length"}.get(str(reason), "unknown")
+        usage = _get(chunk, "usage_metadata", "usageMetadata")
+        if isinstance(usage, dict):
+            prompt = _get(usage, "prompt_token_count", "promptTokenCount")
+            cached = _get(usage, "cached_content_token_count", "cachedContentTokenCount")
+            prompt_n = prompt if isinstance(prompt, int) else 0
+            cached_n = cached if isinstance(cached, int) else 0
+            uni.usage = {"cached_tokens": cached if isinstance(cached, int) else None,
+                         "prompt_tokens": prompt_n - cached_n,
+                         "thoughts_tokens": _int(_get(usage, "thoughts_token_count", "thoughtsTokenCount")),
+                         "response_tokens": _int(_get(usage, "candidates_token_count", "candidatesTokenCount"))}
+        if uni.items or uni.usage is not None or uni.finish is not None:
+            yield n, uni
+
+
+def _int(value: object) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None

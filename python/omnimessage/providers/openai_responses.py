@@ -20,11 +20,14 @@ requires (the reference sends none, with `store` off): thinking without an id is
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ._shared import Group, Item, LossLog, compact_json, strip_id_suffix, tool_arguments
+from ._translate import Uni
+from ._wire import num, obj, parse_arguments, text
 
-__all__ = ["messages"]
+__all__ = ["messages", "uni_events"]
 
 _REASONING_KEYS = ("encrypted_content", "signature", "format")
 
@@ -102,3 +105,74 @@ def messages(groups: list[Group], system: str | None, losses: LossLog) -> dict[s
         body["instructions"] = system
     body["input"] = out
     return body
+
+
+# -- the way back: Responses streaming events (as the SDK types them, plain dicts) ----------------
+
+def _event(ev: dict[str, Any], n: int) -> tuple[str | None, Uni]:
+    """One event as the gateway reads it (`transform_model_output_to_uni_event`)."""
+    kind = ev.get("type")
+    if kind == "response.output_text.delta":
+        return "delta", Uni([{"type": "text", "text": text(ev, "delta")}])
+    if kind in ("response.reasoning_text.delta", "response.reasoning_summary_text.delta"):
+        return "delta", Uni([{"type": "thinking", "thinking": text(ev, "delta")}])
+    if kind in ("response.output_item.added", "response.output_item.done"):
+        item = obj(ev.get("item"), n, "/item")
+        if kind.endswith("added") and item.get("type") == "function_call":
+            return "start", Uni([{"type": "partial_tool_call", "name": text(item, "name"), "arguments": "",
+                                  "tool_call_id": text(item, "call_id")}])
+        if kind.endswith("added") and item.get("type") == "message" and item.get("phase"):
+            return "delta", Uni([{"type": "text", "text": "", "fidelity": {"phase": item["phase"]}}])
+        if kind.endswith("done") and item.get("type") == "reasoning":
+            # the item's wire shape, so that a replay sends it back: its id (which the request type
+            # requires), the channel of a summary, the fields the server demands back
+            fid: dict[str, Any] = {"id": item["id"]} if isinstance(item.get("id"), str) else {}
+            if item.get("summary"):
+                fid["channel"] = "summary"
+            fid.update((k, item[k]) for k in ("encrypted_content", "signature", "format") if item.get(k) is not None)
+            return "delta", Uni([{"type": "thinking", "thinking": "", "fidelity": fid}])
+        return None, Uni()
+    if kind == "response.function_call_arguments.delta":
+        return "delta", Uni([{"type": "partial_tool_call", "name": "", "arguments": text(ev, "delta"),
+                              "tool_call_id": ""}])
+    if kind == "response.function_call_arguments.done":
+        return "stop", Uni()
+    if kind in ("response.completed", "response.incomplete"):
+        response = obj(ev.get("response"), n, "/response")
+        status = response.get("status")
+        uni = Uni(finish={"completed": "stop", "incomplete": "length"}.get(str(status), "unknown"))
+        usage = response.get("usage")
+        if isinstance(usage, dict):
+            cached = num(obj(usage.get("input_tokens_details"), n, "/response/usage/input_tokens_details"),
+                         "cached_tokens")
+            thoughts = num(obj(usage.get("output_tokens_details"), n, "/response/usage/output_tokens_details"),
+                           "reasoning_tokens")
+            uni.usage = {"cached_tokens": cached, "prompt_tokens": num(usage, "input_tokens") - cached,
+                         "thoughts_tokens": thoughts, "response_tokens": num(usage, "output_tokens") - thoughts}
+        return "stop", uni
+    return None, Uni()  # gateways inject their own events: dropped, as the gateway drops them
+
+
+def uni_events(events: Iterable[object]) -> Iterator[tuple[int, Uni]]:
+    """The neutral events AgentHub's Responses client yields for `events` (`openai_responses/
+    client.py` and its stream loop): a tool call's complete form at its arguments' `done`
+    (arguments parsed), the finish reason and usage at `response.completed` or `.incomplete`.
+    One addition: a reasoning item's `id` is kept in its fidelity (see `_reasoning`)."""
+    tool: dict[str, str] = {}
+    for n, event in enumerate(events):
+        kind, uni = _event(obj(event, n, ""), n)
+        if kind == "start":
+            tool = {k: uni.items[0][k] for k in ("name", "arguments", "tool_call_id")}
+            yield n, uni
+        elif kind == "delta":
+            for item in uni.items:
+                if item["type"] == "partial_tool_call" and tool:
+                    tool["arguments"] += item["arguments"]
+            yield n, uni
+        elif kind == "stop":
+            if tool:
+                yield n, Uni([{"type": "tool_call", "name": tool["name"], "tool_call_id": tool["tool_call_id"],
+                               "arguments": parse_arguments(tool["arguments"], n)}])
+                tool = {}
+            if uni.finish or uni.usage:
+                yield n, uni
