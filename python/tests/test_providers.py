@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_restore import PRODUCERS, file_root
+from conftest import ROOT
+from test_restore import PRODUCERS, doc_block, file_root
 
 import omnimessage as om
 from omnimessage.providers import Loss, project
@@ -371,3 +372,22 @@ def test_cli_loss_pointer_is_sanitised(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert b"\x1b" not in r.stderr and b"\x07" not in r.stderr
     assert re.fullmatch(rb"loss: message 1 /payload/fidelity/\S+: fidelity-not-carried\n", r.stderr), r.stderr
+
+
+# -- docs/model.md, section Providers -----------------------------------------------------------------
+
+def test_docs_python_block_prints_what_the_page_says() -> None:
+    r = subprocess.run([sys.executable, "-c", doc_block("python", "Providers")], cwd=ROOT, capture_output=True,
+                       text=True, timeout=120, check=False)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == doc_block("text", "Providers")
+
+
+def test_docs_sh_block_prints_the_body() -> None:
+    exe = str(Path(sys.executable).parent)
+    r = subprocess.run(["sh", "-c", doc_block("sh", "Providers")], cwd=ROOT, capture_output=True, timeout=120,
+                       check=False, env={"PATH": f"{exe}:/usr/bin:/bin"})
+    assert r.returncode == 0 and r.stderr == b"", r.stderr
+    body = project(om.restore(PRODUCERS / SWITCH[0], SWITCH[1]), "gemini").body
+    assert r.stdout == (json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    assert b"\n" not in r.stdout[:-1]  # one line
