@@ -85,6 +85,13 @@ def test_plain_turn_gemini(tmp_path: Path) -> None:
 
 # -- tools-approvals: encrypted reasoning, phases, four calls, four outputs ------------------------
 
+# OpenAI's encrypted reasoning (1) has no place outside the Responses API, the text phases (2, 11)
+# none outside it either
+ENCRYPTED = (Loss(1, "/payload/fidelity/id", "fidelity-not-carried"),
+             Loss(1, "/payload/fidelity/encrypted_content", "fidelity-not-carried"))
+PHASES = (Loss(2, "/payload/fidelity/phase", "fidelity-not-carried"),
+          Loss(11, "/payload/fidelity/phase", "fidelity-not-carried"))
+
 def test_tools_anthropic(tmp_path: Path) -> None:
     ctx = restored(tmp_path, "tools-approvals")
     P = payloads(ctx)
@@ -100,13 +107,7 @@ def test_tools_anthropic(tmp_path: Path) -> None:
         {"role": "user", "content": results},  # the outputs in trace order, one user message
         {"role": "assistant", "content": [{"type": "text", "text": P[11]["text"]}]},
     ]
-    assert p.losses == (
-        Loss(1, "/payload/thinking", "thinking-unsigned"),
-        Loss(1, "/payload/fidelity/id", "fidelity-not-carried"),
-        Loss(1, "/payload/fidelity/encrypted_content", "fidelity-not-carried"),
-        Loss(2, "/payload/fidelity/phase", "fidelity-not-carried"),
-        Loss(11, "/payload/fidelity/phase", "fidelity-not-carried"),
-    )
+    assert p.losses == (Loss(1, "/payload/thinking", "thinking-unsigned"), *ENCRYPTED, *PHASES)
 
 
 def test_tools_openai_chat(tmp_path: Path) -> None:
@@ -125,13 +126,8 @@ def test_tools_openai_chat(tmp_path: Path) -> None:
           for o in P[7:11]),
         {"role": "assistant", "content": [{"type": "text", "text": P[11]["text"]}]},
     ]
-    assert p.losses == (
-        Loss(1, "/payload/fidelity/id", "fidelity-not-carried"),
-        Loss(1, "/payload/fidelity/encrypted_content", "fidelity-not-carried"),
-        Loss(1, "/payload/thinking", "thinking-empty"),  # no text: no reasoning field carries it
-        Loss(2, "/payload/fidelity/phase", "fidelity-not-carried"),
-        Loss(11, "/payload/fidelity/phase", "fidelity-not-carried"),
-    )
+    # no text: no reasoning field carries the thinking
+    assert p.losses == (*ENCRYPTED, Loss(1, "/payload/thinking", "thinking-empty"), *PHASES)
 
 
 def test_tools_openai_responses(tmp_path: Path) -> None:
@@ -171,14 +167,8 @@ def test_tools_gemini(tmp_path: Path) -> None:
                 o["tool_call_id"]], "response": {"result": o["output"]}}} for o in P[7:11]]},
         {"role": "model", "parts": [{"text": P[11]["text"]}]},
     ]
-    assert p.losses == (
-        Loss(1, "/payload/fidelity/id", "fidelity-not-carried"),
-        Loss(1, "/payload/fidelity/encrypted_content", "fidelity-not-carried"),
-        # Gemini has no place for OpenAI's encrypted reasoning, and an empty thought says nothing
-        Loss(1, "/payload/thinking", "thinking-empty"),
-        Loss(2, "/payload/fidelity/phase", "fidelity-not-carried"),
-        Loss(11, "/payload/fidelity/phase", "fidelity-not-carried"),
-    )
+    # an empty thought with no signature says nothing: not sent
+    assert p.losses == (*ENCRYPTED, Loss(1, "/payload/thinking", "thinking-empty"), *PHASES)
 
 
 # -- what the corpus lacks: images, inline data, redacted thinking, suffixed ids, bad arguments ----

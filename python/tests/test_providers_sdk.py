@@ -19,10 +19,8 @@ from typing import Any
 
 import pytest
 from test_providers import synthetic
-from test_providers_stream import contexts
-from test_restore import PRODUCERS, file_root
+from test_providers_stream import contexts, corpus
 
-import omnimessage as om
 from omnimessage.providers import PROVIDERS, project
 
 pydantic = pytest.importorskip("pydantic")
@@ -75,12 +73,7 @@ def check(provider: str, body: dict[str, Any]) -> None:
 
 
 def corpus_bodies(tmp_path: Path, provider: str) -> Iterator[tuple[str, dict[str, Any]]]:
-    for name, sid, kind in contexts():
-        if kind == "root":
-            ctx = om.restore(PRODUCERS / name, sid or "")
-        else:
-            root, fsid = file_root(tmp_path / name, name)
-            ctx = om.restore(root, fsid)
+    for name, ctx in corpus(tmp_path):
         yield name, project(ctx, provider).body
     yield "synthetic", project(synthetic(), provider, system="s").body
 

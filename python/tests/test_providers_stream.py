@@ -11,6 +11,7 @@ and its stream loop; `openai_chat/client.ts` likewise), PenguinHarness's `EventT
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -126,6 +127,16 @@ def contexts() -> list[tuple[str, str | None, str]]:
     return [(r[0], r[1], "root") for r in ROOTS] + [(f[0], None, "file") for f in FILES]
 
 
+def corpus(tmp_path: Path) -> Iterator[tuple[str, om.Restored]]:
+    """Every context of the restore corpus: the trace roots, and the single files put in a root."""
+    for name, sid, kind in contexts():
+        if kind == "root":
+            yield name, om.restore(PRODUCERS / name, sid or "")
+        else:
+            root, fsid = file_root(tmp_path / name, name)
+            yield name, om.restore(root, fsid)
+
+
 def assistant_runs(ctx: om.Restored) -> list[list[int]]:
     runs: list[list[int]] = []
     prev = None
@@ -170,12 +181,7 @@ def test_round_trip_on_the_corpus(tmp_path: Path, provider: str) -> None:
     OmniMessages: every message with no reported loss comes back byte for byte (timestamp aside:
     no provider carries one), every message with a loss comes back different."""
     byte_equal = compared = 0
-    for name, sid, kind in contexts():
-        if kind == "root":
-            ctx = om.restore(PRODUCERS / name, sid or "")
-        else:
-            root, fsid = file_root(tmp_path / name, name)
-            ctx = om.restore(root, fsid)
+    for name, ctx in corpus(tmp_path):
         p = project(ctx, provider)
         lost: dict[int, set[str]] = {}
         for loss in p.losses:
