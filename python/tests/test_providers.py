@@ -381,3 +381,10 @@ def test_docs_sh_block_prints_the_body() -> None:
     body = project(om.restore(PRODUCERS / SWITCH[0], SWITCH[1]), "gemini").body
     assert r.stdout == (json.dumps(body, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
     assert b"\n" not in r.stdout[:-1]  # one line
+
+
+def test_system_prompt_can_be_replaced() -> None:
+    ctx = om.restore(PRODUCERS / SWITCH[0], SWITCH[1])
+    assert project(ctx, "anthropic").body["system"] == ctx.config.system_prompt
+    assert project(ctx, "anthropic", system="Be terse.").body["system"] == "Be terse."
+    assert project(ctx, "openai-responses", system="Be terse.").body["instructions"] == "Be terse."

@@ -274,3 +274,21 @@ def test_gemini_stream_to_omnimessages() -> None:
 def test_hostile_events_are_errors(provider: str, events: list[object]) -> None:
     with pytest.raises(StreamError, match=r"^event 0: "):
         from_stream(provider, events)
+
+
+def test_deeply_nested_values_are_errors_not_crashes() -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    events = [{"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "t", "name": "f"}},
+              {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": deep}},
+              {"type": "content_block_stop", "index": 0}]
+    with pytest.raises(StreamError, match="event 2: "):
+        from_stream("anthropic", events)
+    nested: dict[str, Any] = {}
+    for _ in range(5000):
+        nested = {"a": nested}
+    chunk = {"candidates": [{"content": {"parts": [{"functionCall": {"name": "f", "args": nested}}]}}]}
+    with pytest.raises(StreamError, match="event 0: .*nested too deeply"):
+        from_stream("gemini", [chunk])
+    line = om.encode(om.tool_call("f", "{}", "c", timestamp=TS)).replace(b'"{}"', json.dumps(deep).encode())
+    p = project([line], "anthropic")
+    assert [(x.message, x.reason) for x in p.losses] == [(0, "arguments-not-json")]

@@ -39,8 +39,8 @@ _BODY = {
 def project(context: Restored | Sequence[ContextLine | bytes], provider: str, *,
             system: str | None = None) -> Projection:
     """The request body of `provider` ("anthropic", "openai-chat", "openai-responses", "gemini")
-    for `context`: a `Restored` (its messages and its system prompt) or a sequence of messages
-    (`ContextLine`s or their bytes; `system` the system prompt, None for none).
+    for `context`: a `Restored` (its messages, and its system prompt unless `system` is given) or a
+    sequence of messages (`ContextLine`s or their bytes; `system` the system prompt, None for none).
 
     Raises `ValueError` for an unknown provider.
     """
@@ -48,7 +48,7 @@ def project(context: Restored | Sequence[ContextLine | bytes], provider: str, *,
         raise ValueError(f"unknown provider {provider!r}: one of {', '.join(PROVIDERS)}")
     if isinstance(context, Restored):
         raws = [m.raw for m in context.messages]
-        system = context.config.system_prompt
+        system = context.config.system_prompt if system is None else system
     else:
         raws = [m.raw if isinstance(m, ContextLine) else m for m in context]
     losses = LossLog()
@@ -84,7 +84,15 @@ def from_stream(provider: str, events: Iterable[object], *, used_ids: set[str] |
         raise ValueError(f"no stream translation for provider {provider!r}: one of {', '.join(_STREAM)}")
     translator = Translator(used_ids=used_ids, timestamp=timestamp, max_bytes=max_bytes)
     out: list[Message] = []
-    for index, uni in _STREAM[provider](events):
-        out.extend(translator.push(uni, index))
-    out.extend(translator.finish(session_before))
+    index = 0
+    try:
+        for index, uni in _STREAM[provider](events):
+            out.extend(translator.push(uni, index))
+        out.extend(translator.finish(session_before))
+    except RecursionError:  # a value (arguments, fidelity) nested past what re-serialising can hold
+        raise StreamError(index, "a value in the event is nested too deeply") from None
+    except ValueError as exc:  # a builder refusing a value the event carries (a line break in a fidelity key)
+        if isinstance(exc, StreamError):
+            raise
+        raise StreamError(index, f"a value in the event cannot be an OmniMessage: {exc}") from None
     return tuple(out)

@@ -152,13 +152,14 @@ def tool_arguments(item: Item, losses: LossLog) -> dict[str, Any]:
         return {}
     try:
         parsed = json.loads(raw)
-    except ValueError:
+        spelled = compact_json(parsed)
+    except (ValueError, RecursionError):  # not JSON, or nested past what a parse can hold
         losses.add(item.index, "/payload/arguments", "arguments-not-json")
         return {}
     if not isinstance(parsed, dict):
         losses.add(item.index, "/payload/arguments", "arguments-not-object")
         return {}
-    if compact_json(parsed) != raw:
+    if spelled != raw:
         losses.add(item.index, "/payload/arguments", "arguments-respelled")
     return parsed
 

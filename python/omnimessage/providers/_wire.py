@@ -40,3 +40,5 @@ def parse_arguments(raw: str, event: int) -> Any:
         return json.loads(raw)
     except ValueError as exc:
         raise StreamError(event, f"a tool call's arguments are not JSON: {exc}") from None
+    except RecursionError:
+        raise StreamError(event, "a tool call's arguments are nested too deeply") from None
