@@ -287,7 +287,7 @@ def test_deeply_nested_values_are_errors_not_crashes() -> None:
     for _ in range(5000):
         nested = {"a": nested}
     chunk = {"candidates": [{"content": {"parts": [{"functionCall": {"name": "f", "args": nested}}]}}]}
-    with pytest.raises(StreamError, match="event 0: .*nested too deeply"):
+    with pytest.raises(StreamError, match=r"event 0: .*nested too deeply"):
         from_stream("gemini", [chunk])
     line = om.encode(om.tool_call("f", "{}", "c", timestamp=TS)).replace(b'"{}"', json.dumps(deep).encode())
     p = project([line], "anthropic")

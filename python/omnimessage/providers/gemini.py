@@ -65,11 +65,11 @@ def _part(item: Item, names: dict[str, str], losses: LossLog) -> dict[str, Any] 
     if kind == "text":
         return _signed(item, {"text": item.text("text")}, losses)
     if kind == "thinking":
-        part = _signed(item, {"text": item.text("thinking"), "thought": True}, losses)
-        if not part["text"] and "thoughtSignature" not in part:  # an empty thought: nothing to send
+        thought = _signed(item, {"text": item.text("thinking"), "thought": True}, losses)
+        if not thought["text"] and "thoughtSignature" not in thought:  # an empty thought: nothing to send
             losses.add(item.index, "/payload/thinking", "thinking-empty")
             return None
-        return part
+        return thought
     if kind in ("inline_data", "inline_thinking"):
         part: dict[str, Any] = {"inlineData": {"mimeType": item.text("mime_type"), "data": item.text("data")}}
         if kind == "inline_thinking":
