@@ -19,7 +19,7 @@ from conftest import ROOT, needs
 TS = ROOT / "typescript"
 TSC = TS / "node_modules" / "typescript" / "bin" / "tsc"
 # What `npm pack` packs from a clone (package.json `files`) and what the build reads; never dist/.
-SOURCES = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.cli.json", "tsconfig.produce.json", "tsconfig.consume.json", "src", "bin", "README.md", "LICENSE"]
+SOURCES = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.cli.json", "tsconfig.produce.json", "tsconfig.consume.json", "tsconfig.restore.json", "src", "bin", "README.md", "LICENSE"]
 
 LINE = '{"timestamp":"2026-07-18T03:10:22.531Z","type":"model_msg","payload":{"type":"text","role":"user","text":"hi"}}'
 
@@ -68,11 +68,12 @@ def test_the_tarball_carries_the_build(tarball: Path) -> None:
         names = set(tar.getnames())
         manifest = json.loads(tar.extractfile("package/package.json").read())  # type: ignore[union-attr]
     for built in ["index.js", "index.d.ts", "internal.js", "runtime.js", "runtime.d.ts", "cli/main.js", "produce/index.js",
-                  "produce/index.d.ts", "consume/index.js", "consume/index.d.ts"]:
+                  "produce/index.d.ts", "consume/index.js", "consume/index.d.ts", "restore/index.js", "restore/index.d.ts"]:
         assert f"package/dist/{built}" in names, built
     # ./runtime: what generated code links to; ./produce: the producer side (Node.js only);
-    # ./consume: the SSE client and the render model (Node.js and browsers)
-    assert set(manifest["exports"]) == {".", "./produce", "./consume", "./runtime", "./package.json"}
+    # ./consume: the SSE client and the render model (Node.js and browsers); ./restore: a session's
+    # model context from its trace (Node.js only)
+    assert set(manifest["exports"]) == {".", "./produce", "./consume", "./restore", "./runtime", "./package.json"}
     assert manifest["scripts"]["prepack"]
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * The OmniMessage command line, TypeScript binding: `canonicalize`, with the same behaviour,
- * messages and exit codes as the Python binding's `omnimessage canonicalize`, and `testee`, the
+ * The OmniMessage command line, TypeScript binding: `canonicalize` and `restore`, with the same
+ * behaviour, messages and exit codes as the Python binding's commands of those names, and `testee`, the
  * conformance testee (`omnimessage conformance --impl typescript` runs it). The package's `bin`;
  * `bin/omnimessage.mjs` runs it from a checkout.
  *
@@ -10,6 +10,7 @@
 
 import { canonicalize } from "./canonicalize.js";
 import { removePendingTemp } from "./in-place.js";
+import { restoreCommand } from "./restore.js";
 import { MAX_MESSAGE_CHARS, clipText, sanitize } from "./sanitize.js";
 import { testee } from "./testee.js";
 import { EXIT_OK, EXIT_USAGE, HELP, HELP_CANON, PROG, USAGE, USAGE_CANON, UsageError, packageVersion, parseCanonicalize } from "./usage.js";
@@ -74,12 +75,21 @@ async function main(argv: readonly string[]): Promise<number> {
     return EXIT_OK;
   }
   if (command === "testee" && rest.length === 0) return testee();
+  if (command === "restore") {
+    try {
+      return await restoreCommand(rest);
+    } catch (e) {
+      const code = failure(e);
+      if (code === undefined) throw e;
+      return code;
+    }
+  }
   if (command !== "canonicalize") {
     process.stderr.write(USAGE);
     process.stderr.write(
       command === undefined
         ? `${PROG}: error: the following arguments are required: COMMAND\n`
-        : `${PROG}: error: argument COMMAND: invalid choice: '${echo(command)}' (choose from 'canonicalize', 'testee')\n`,
+        : `${PROG}: error: argument COMMAND: invalid choice: '${echo(command)}' (choose from 'canonicalize', 'restore', 'testee')\n`,
     );
     return EXIT_USAGE;
   }
