@@ -25,3 +25,4 @@ export * from "./guards.js";
 export { Aggregator, Segment, segmentKey, type SegmentKey } from "./aggregate.js";
 export { IncompatibleSchemaError, type GeneratedCode } from "./runtime.js";
 export { LineSplitter, iterMessages, iterMessagesSync, type Line, type RawLine, type ReadOptions } from "./reader.js";
+export { PROVIDERS, project, projectAnthropic, projectOpenAIChat, REDACTED_THINKING, type AnthropicBlock, type AnthropicBody, type AnthropicMessage, type ChatAssistantMessage, type ChatMessage, type Loss, type OpenAIChatBody, type Projection, type ProjectionInput, type Provider, type ProviderBodies } from "./providers/index.js";

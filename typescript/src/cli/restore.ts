@@ -6,12 +6,13 @@
  * @module
  */
 
+import { PROVIDERS, project, type Provider } from "omnimessage";
 import { RestoreError, TraceRootError, restore } from "omnimessage/restore";
 import { Sink, writeErr } from "./output.js";
 import { MAX_MESSAGE_CHARS, clipText, sanitize } from "./sanitize.js";
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, PROG } from "./usage.js";
 
-export const USAGE_RESTORE = `usage: ${PROG} restore [-h] [--lenient] ROOT SESSION_ID\n`;
+export const USAGE_RESTORE = `usage: ${PROG} restore [-h] [--lenient] [--to {${PROVIDERS.join(",")}}] ROOT SESSION_ID\n`;
 const USAGE_SHORT = `usage: ${PROG} restore [OPTIONS] ... ('${PROG} restore --help' lists the options)\n`;
 export const HELP_RESTORE = `${USAGE_RESTORE}
 Print the model context a resume of SESSION_ID rebuilds from the trace root ROOT,
@@ -32,6 +33,10 @@ options:
   -h, --help  show this help message and exit
   --lenient   read events of a newer protocol version as opaque (they never
               enter the context)
+  --to P      print the request body of provider P (${PROVIDERS.join(", ")})
+              instead: JSON on one line; each thing it cannot carry is a line
+              'loss: message N POINTER: REASON' on standard error (N counts the
+              context's messages from 0)
 `;
 
 /** The parsed arguments of `restore`. */
@@ -39,6 +44,7 @@ interface RestoreArgs {
   root: string;
   sessionId: string;
   lenient: boolean;
+  to: Provider | null;
 }
 
 /** `restore`'s arguments, or the exit code of a usage error or of `--help` (already written). */
@@ -46,11 +52,18 @@ function parse(argv: readonly string[]): RestoreArgs | number {
   const positional: string[] = [];
   const unknown: string[] = [];
   let lenient = false;
+  let to: string | null = null;
   let rest = false;
-  for (const a of argv) {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i] as string;
     if (rest || a === "-" || !a.startsWith("-")) positional.push(a);
     else if (a === "--") rest = true;
     else if (a === "--lenient") lenient = true;
+    else if (a === "--to" || a.startsWith("--to=")) {
+      const value = a === "--to" ? argv[++i] : a.slice(5);
+      if (value === undefined) return usage("argument --to: expected one argument");
+      to = value;
+    }
     else if (a === "-h" || a === "--help") {
       process.stdout.write(HELP_RESTORE);
       return EXIT_OK;
@@ -61,15 +74,24 @@ function parse(argv: readonly string[]): RestoreArgs | number {
     process.stderr.write(`${USAGE_RESTORE}${PROG} restore: error: the following arguments are required: ${missing}\n`);
     return EXIT_USAGE;
   }
+  if (to !== null && !(PROVIDERS as readonly string[]).includes(to)) {
+    return usage(`argument --to: invalid choice: '${sanitize(clipText(to, MAX_MESSAGE_CHARS))}' (choose from ${PROVIDERS.map((p) => `'${p}'`).join(", ")})`);
+  }
   unknown.push(...positional.slice(2));
   if (unknown.length) {
     process.stderr.write(`${USAGE_SHORT}${PROG} restore: error: unrecognized arguments: ${sanitize(clipText(unknown.join(" "), MAX_MESSAGE_CHARS))}\n`);
     return EXIT_USAGE;
   }
-  return { root: positional[0] as string, sessionId: positional[1] as string, lenient };
+  return { root: positional[0] as string, sessionId: positional[1] as string, lenient, to: to as Provider | null };
+}
+
+function usage(message: string): number {
+  process.stderr.write(`${USAGE_RESTORE}${PROG} restore: error: ${message}\n`);
+  return EXIT_USAGE;
 }
 
 const LF = new Uint8Array([10]);
+const utf8 = new TextEncoder();
 
 /** Run `restore` with its arguments (after the command's name); the exit code. */
 export async function restoreCommand(argv: readonly string[]): Promise<number> {
@@ -98,6 +120,13 @@ export async function restoreCommand(argv: readonly string[]): Promise<number> {
     await writeErr(`${me}: ${where}: the context is closed by a completed compaction: the next one starts empty${summary}\n`);
   }
   const out = new Sink(null);
+  if (args.to !== null) {
+    const { body, losses } = project(ctx, args.to);
+    for (const loss of losses) await writeErr(`loss: message ${loss.message} ${sanitize(loss.pointer)}: ${loss.reason}\n`);
+    await out.write(utf8.encode(`${JSON.stringify(body)}\n`));
+    await out.flush();
+    return EXIT_OK;
+  }
   for (const item of ctx.messages) {
     if (item.line === null) await writeErr(`${me}: ${where}: a placeholder output synthesized for a tool call with no output in the trace\n`);
     await out.write(item.raw);
