@@ -205,3 +205,18 @@ def test_the_consuming_docs_typescript_consumer_runs(project: Path) -> None:
     cards = [x["card"] for x in snap["items"] if "card" in x]
     assert [c["origin"] for c in cards] == [[child]]
     assert sorted(x["message"] for x in cards[0]["items"]) == sorted(want_child)
+
+
+def test_the_model_docs_typescript_blocks_run(project: Path) -> None:
+    """docs/model.md's TypeScript blocks, compiled strict against the installed package and run from the
+    repository's root: the restore example prints what the Python example prints (its `text` block),
+    the projection example what the page says it prints."""
+    page = (ROOT / "docs" / "model.md").read_text(encoding="utf-8")
+    restore_block, project_block = re.findall(r"^```ts\n(.*?)^```$", page, re.S | re.M)
+    (python_prints,) = re.findall(r"^```text\n(.*?)^```$", page, re.S | re.M)
+    (project_prints,) = re.findall(r"^```ts\n(?:.*?)^```\n\nprints\n\n```console\n(.*?)^```$", page, re.S | re.M)
+    for name, block, want in [("model_restore", restore_block, python_prints), ("model_project", project_block, project_prints)]:
+        compile_strict(project, name, block)
+        run = subprocess.run(["node", str(project / f"{name}.js")], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout == want, name
