@@ -214,7 +214,7 @@ def test_the_model_docs_typescript_blocks_run(project: Path) -> None:
     page = (ROOT / "docs" / "model.md").read_text(encoding="utf-8")
     restore_block, project_block = re.findall(r"^```ts\n(.*?)^```$", page, re.S | re.M)
     (python_prints,) = re.findall(r"^```text\n(.*?)^```$", page, re.S | re.M)
-    (project_prints,) = re.findall(r"^```ts\n(?:.*?)^```\n\nprints\n\n```console\n(.*?)^```$", page, re.S | re.M)
+    (project_prints,) = re.findall(r"^```ts\n(?:.*?)^```\n\nprints[^\n]*\n\n```console\n(.*?)^```$", page, re.S | re.M)
     for name, block, want in [("model_restore", restore_block, python_prints), ("model_project", project_block, project_prints)]:
         compile_strict(project, name, block)
         run = subprocess.run(["node", str(project / f"{name}.js")], cwd=ROOT, capture_output=True, text=True, timeout=60)

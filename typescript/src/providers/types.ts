@@ -6,7 +6,8 @@
  * `packages/core/src/llm/generative-model.ts`: `groupHistoryToUniMessages`,
  * `mergeOmniToUniMessage`, `payloadToContentItem`; `llm/tool-call-ids.ts`), and the gateway's
  * clients for each provider (Prism-Shadow/AgentHub `src_ts/src/claude4_6/client.ts`,
- * `src_ts/src/kimi_k2_5/client.ts`, `transformUniMessageToModelInput`): runs of adjacent messages of
+ * `src_ts/src/kimi_k2_5/client.ts`, `gpt5_4/client.ts`, `gemini3/client.ts`,
+ * `transformUniMessageToModelInput`): runs of adjacent messages of
  * one role become one provider message, `tool_call.arguments` is parsed from its JSON string, the
  * engine's `#n` uniqueness suffix is stripped from tool-call ids, and `fidelity` goes where the
  * provider takes it. What a provider has no place for is reported, never dropped silently.
@@ -18,10 +19,10 @@ import type { ModelPayload, OmniMessage } from "../generated/types.js";
 import type { OpaqueMessage } from "../opaque.js";
 
 /** The providers a context projects to. */
-export type Provider = "anthropic" | "openai-chat";
+export type Provider = "anthropic" | "openai-chat" | "openai-responses" | "gemini";
 
 /** Every provider, in the order the command line lists them. */
-export const PROVIDERS: readonly Provider[] = Object.freeze(["anthropic", "openai-chat"]);
+export const PROVIDERS: readonly Provider[] = Object.freeze(["anthropic", "openai-chat", "openai-responses", "gemini"]);
 
 /** What a projection reads of a context (a `Restored` of `omnimessage/restore` is one). */
 export interface ProjectionInput {

@@ -4,7 +4,11 @@
 // assignable to the request parameters the official SDK types (`@anthropic-ai/sdk`, `openai`).
 import type Anthropic from "@anthropic-ai/sdk";
 import type OpenAI from "openai";
-import { project, projectAnthropic, projectOpenAIChat, type AnthropicBody, type OpenAIChatBody, type ProjectionInput } from "../../src/index.js";
+import type { Content, GenerateContentParameters } from "@google/genai";
+import {
+  project, projectAnthropic, projectGemini, projectOpenAIChat, projectOpenAIResponses,
+  type AnthropicBody, type GeminiBody, type OpenAIChatBody, type OpenAIResponsesBody, type ProjectionInput,
+} from "../../src/index.js";
 
 declare const context: ProjectionInput;
 
@@ -26,6 +30,21 @@ const chat: ChatMessages = projectOpenAIChat(context).body.messages;
 const chatRequest: OpenAI.Chat.ChatCompletionCreateParamsNonStreaming = { ...project(context, "openai-chat").body, model: "gpt-5" };
 void chat;
 void chatRequest;
+
+// OpenAI Responses: the instructions and input of a ResponseCreateParams.
+type ResponsesInput = Exclude<OpenAI.Responses.ResponseCreateParams["input"], string | undefined>;
+expectTrue<Assignable<OpenAIResponsesBody["input"], ResponsesInput>>(true);
+const responses: OpenAI.Responses.ResponseCreateParams = { ...projectOpenAIResponses(context).body, model: "gpt-5" };
+const responsesRequest: OpenAI.Responses.ResponseCreateParamsNonStreaming = { ...project(context, "openai-responses").body, model: "gpt-5" };
+void responses;
+void responsesRequest;
+
+// Gemini: the contents (Content[]) and the system instruction (a Content) of generateContent.
+expectTrue<Assignable<GeminiBody["contents"], Content[]>>(true);
+expectTrue<Assignable<NonNullable<GeminiBody["systemInstruction"]>, Content>>(true);
+const gemini = projectGemini(context).body;
+const geminiRequest: GenerateContentParameters = { model: "gemini-3-pro", contents: gemini.contents, config: { systemInstruction: project(context, "gemini").body.systemInstruction } };
+void geminiRequest;
 
 // The checks can fail: a body that is not the SDK's shape is refused.
 // @ts-expect-error a thinking block needs its signature
