@@ -75,15 +75,7 @@ async function main(argv: readonly string[]): Promise<number> {
     return EXIT_OK;
   }
   if (command === "testee" && rest.length === 0) return testee();
-  if (command === "restore") {
-    try {
-      return await restoreCommand(rest);
-    } catch (e) {
-      const code = failure(e);
-      if (code === undefined) throw e;
-      return code;
-    }
-  }
+  if (command === "restore") return reported(() => restoreCommand(rest));
   if (command !== "canonicalize") {
     process.stderr.write(USAGE);
     process.stderr.write(
@@ -103,8 +95,13 @@ async function main(argv: readonly string[]): Promise<number> {
     process.stderr.write(`${PROG} canonicalize: error: unrecognized arguments: ${echo(unknown.join(" "))}\n`);
     return EXIT_USAGE;
   }
+  return reported(() => canonicalize(args));
+}
+
+/** A command's exit code, the errors `failure` knows reported on stderr; a bug is thrown on. */
+async function reported(command: () => Promise<number>): Promise<number> {
   try {
-    return await canonicalize(args);
+    return await command();
   } catch (e) {
     const code = failure(e);
     if (code === undefined) throw e;

@@ -17,7 +17,7 @@
  */
 
 import type { ModelPayload } from "../generated/types.js";
-import { Losses, dataUrl, fidelityOf, groupByRole, parseArguments, stripToolCallIdSuffix, type Projection, type ProjectionInput } from "./types.js";
+import { Losses, convertRuns, dataUrl, fidelityOf, parseArguments, stripToolCallIdSuffix, unsupported, type Projection, type ProjectionInput } from "./types.js";
 
 /** The image media types the Messages API takes. */
 export type AnthropicImageType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
@@ -102,27 +102,16 @@ function block(index: number, p: ModelPayload, losses: Losses): AnthropicBlock |
       if (p.mime_type === "application/pdf") return { type: "document", source: { type: "base64", media_type: "application/pdf", data: p.data } };
       losses.add(index, "/payload/mime_type", "inline-data-type-not-supported");
       return null;
-    case "inline_thinking":
-      losses.add(index, "", "inline-thinking-not-supported");
-      return null;
     default:
-      losses.add(index, "/payload/type", "not-a-complete-message");
-      return null;
+      return unsupported(index, p, losses);
   }
 }
 
 /** The Anthropic Messages request body of a context (without `model` and `max_tokens`). */
 export function projectAnthropic(input: ProjectionInput): Projection<AnthropicBody> {
   const losses = new Losses();
-  const messages: AnthropicMessage[] = [];
-  for (const group of groupByRole(input, losses)) {
-    const content: AnthropicBlock[] = [];
-    for (const { index, payload } of group.members) {
-      const b = block(index, payload, losses);
-      if (b !== null) content.push(b);
-    }
-    if (content.length > 0) messages.push({ role: group.role, content });
-  }
+  const runs = convertRuns(input, losses, (index, p) => block(index, p, losses));
+  const messages: AnthropicMessage[] = runs.map(({ role, items }) => ({ role, content: items }));
   const system = input.config.system_prompt;
   return { body: system === "" ? { messages } : { system, messages }, losses: losses.list };
 }

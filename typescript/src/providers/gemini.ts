@@ -18,7 +18,7 @@
  */
 
 import type { ModelPayload } from "../generated/types.js";
-import { Losses, dataUrl, fidelityOf, groupByRole, parseArguments, stripToolCallIdSuffix, type Projection, type ProjectionInput } from "./types.js";
+import { Losses, convertRuns, dataUrl, fidelityOf, parseArguments, stripToolCallIdSuffix, unsupported, type Projection, type ProjectionInput } from "./types.js";
 
 export interface GeminiBlob {
   mimeType: string;
@@ -79,27 +79,16 @@ function part(index: number, p: ModelPayload, losses: Losses): GeminiPart | null
     case "inline_data":
       losses.fidelity(index, fidelity);
       return { inlineData: { mimeType: p.mime_type, data: p.data } };
-    case "inline_thinking":
-      losses.add(index, "", "inline-thinking-not-supported");
-      return null;
     default:
-      losses.add(index, "/payload/type", "not-a-complete-message");
-      return null;
+      return unsupported(index, p, losses);
   }
 }
 
 /** The Gemini `generateContent` request body of a context. */
 export function projectGemini(input: ProjectionInput): Projection<GeminiBody> {
   const losses = new Losses();
-  const contents: GeminiContent[] = [];
-  for (const group of groupByRole(input, losses)) {
-    const parts: GeminiPart[] = [];
-    for (const { index, payload } of group.members) {
-      const pt = part(index, payload, losses);
-      if (pt !== null) parts.push(pt);
-    }
-    if (parts.length > 0) contents.push({ role: group.role === "user" ? "user" : "model", parts });
-  }
+  const runs = convertRuns(input, losses, (index, p) => part(index, p, losses));
+  const contents: GeminiContent[] = runs.map(({ role, items }) => ({ role: role === "user" ? "user" : "model", parts: items }));
   const system = input.config.system_prompt;
   return { body: system === "" ? { contents } : { systemInstruction: { parts: [{ text: system }] }, contents }, losses: losses.list };
 }

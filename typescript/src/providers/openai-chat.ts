@@ -19,8 +19,7 @@
  */
 
 import type { ModelPayload } from "../generated/types.js";
-import { Losses, groupByRole, parseArguments, stripToolCallIdSuffix, type Member, type Projection, type ProjectionInput } from "./types.js";
-import { fidelityOf } from "./types.js";
+import { Losses, fidelityOf, groupByRole, parseArguments, stripToolCallIdSuffix, unsupported, type Member, type Projection, type ProjectionInput } from "./types.js";
 
 export interface ChatTextPart {
   type: "text";
@@ -72,7 +71,7 @@ function userSide(members: readonly Member<Payload>[], out: ChatMessage[], losse
     } else if (p.type === "tool_call_output") {
       out.push({ role: "tool", tool_call_id: stripToolCallIdSuffix(p.tool_call_id), content: p.output });
       for (const url of p.images ?? []) parts.push({ type: "image_url", image_url: { url } });
-    } else losses.add(index, "/payload/type", "not-a-complete-message");
+    } else unsupported(index, p, losses);
   }
   if (parts.length > 0) out.push({ role: "user", content: parts });
 }
@@ -98,11 +97,9 @@ function assistantSide(members: readonly Member<Payload>[], out: ChatMessage[], 
       const args = parseArguments(p.arguments);
       if ("reason" in args) losses.add(index, "/payload/arguments", args.reason);
       calls.push({ id: stripToolCallIdSuffix(p.tool_call_id), type: "function", function: { name: p.name, arguments: p.arguments === "" ? "{}" : p.arguments } });
-    } else if (p.type === "inline_thinking") {
-      losses.add(index, "", "inline-thinking-not-supported");
     } else if (p.type === "inline_data" || p.type === "image_url") {
       losses.add(index, "", "assistant-image-not-supported");
-    } else losses.add(index, "/payload/type", "not-a-complete-message");
+    } else unsupported(index, p, losses);
   }
   if (parts.length > 0) msg.content = parts;
   if (calls.length > 0) msg.tool_calls = calls;

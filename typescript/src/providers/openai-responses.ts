@@ -20,7 +20,7 @@
  */
 
 import type { ModelPayload } from "../generated/types.js";
-import { Losses, fidelityOf, groupByRole, parseArguments, stripToolCallIdSuffix, type Projection, type ProjectionInput } from "./types.js";
+import { Losses, fidelityOf, groupByRole, parseArguments, stripToolCallIdSuffix, unsupported, type Projection, type ProjectionInput } from "./types.js";
 
 export interface ResponsesInputText {
   type: "input_text";
@@ -87,12 +87,8 @@ function item(index: number, p: ModelPayload, parts: (ResponsesInputText | Respo
     }
     case "tool_call_output":
       return { type: "function_call_output", call_id: stripToolCallIdSuffix(p.tool_call_id), output: [{ type: "input_text", text: p.output }, ...(p.images ?? []).map(image)] };
-    case "inline_thinking":
-      losses.add(index, "", "inline-thinking-not-supported");
-      return null;
     default:
-      losses.add(index, "/payload/type", "not-a-complete-message");
-      return null;
+      return unsupported(index, p, losses);
   }
 }
 

@@ -129,3 +129,26 @@ export function groupByRole(input: ProjectionInput, losses: Losses): { role: "us
   });
   return groups;
 }
+
+/** What no projection has a place for: an `inline_thinking` (the gateway sends none), or a
+ * streaming fragment (never context). Reported; null. */
+export function unsupported(index: number, p: ModelPayload, losses: Losses): null {
+  if (p.type === "inline_thinking") losses.add(index, "", "inline-thinking-not-supported");
+  else losses.add(index, "/payload/type", "not-a-complete-message");
+  return null;
+}
+
+/** Each run of one role with its payloads converted, in order (`convert` gives null for what it
+ * reported as not carried), runs left empty left out. */
+export function convertRuns<T>(input: ProjectionInput, losses: Losses, convert: (index: number, p: ModelPayload) => T | null): { role: "user" | "assistant"; items: T[] }[] {
+  const out: { role: "user" | "assistant"; items: T[] }[] = [];
+  for (const group of groupByRole(input, losses)) {
+    const items: T[] = [];
+    for (const { index, payload } of group.members) {
+      const item = convert(index, payload);
+      if (item !== null) items.push(item);
+    }
+    if (items.length > 0) out.push({ role: group.role, items });
+  }
+  return out;
+}
