@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import * as om from "omnimessage";
 import { restore } from "omnimessage/restore";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -162,6 +162,21 @@ describe("omnimessage-ts restore --to", () => {
       assert.equal(r.stderr, losses.map((l) => `loss: message ${l.message} ${l.pointer}: ${l.reason}\n`).join(""));
       assert.equal(losses.length === 0, p === "openai-responses", p); // a GPT-5 trace: only Responses carries all of it
     }
+  });
+
+  test("a loss pointer quoting input is one harmless, clipped line", () => {
+    const root = mkdtempSync(join(tmpdir(), "om-project-"));
+    const sid = "session-2026-09-14-00-00-00-00000000";
+    const meta = om.sessionMeta({ sessionId: sid, provider: "p", modelId: "m", modelContextWindow: 1, systemPrompt: "", agentState: "/a", workspace: "/w", ...ts });
+    const evil = `\u001b]0;x\u0007${"k".repeat(5000)}`;
+    const lines = [meta, om.userText("hi", ts), om.requestBegin(ts), om.assistantText("a", { ...ts, fidelity: { [evil]: 1 } }), om.requestEnd("completed", ts)];
+    mkdirSync(join(root, "2026-09-14"));
+    writeFileSync(join(root, "2026-09-14", `${sid}_001.jsonl`), lines.map((m) => `${om.encode(m)}\n`).join(""));
+    const r = run(root, sid, "--to", "anthropic");
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(r.stderr.split("\n").length, 2);
+    assert.ok(!/[\u0000-\u0009\u000b-\u001f]/.test(r.stderr) && r.stderr.length < 400, r.stderr.slice(0, 300));
+    assert.match(r.stderr, /^loss: message 1 \/payload\/fidelity\/\\x1b\]0;x\\x07k+\.\.\.\(\d+ characters\)\.\.\.k+: fidelity-not-carried\n$/);
   });
 
   test("an unknown provider, or --to without one, is a usage error", () => {

@@ -122,7 +122,7 @@ export async function restoreCommand(argv: readonly string[]): Promise<number> {
   const out = new Sink(null);
   if (args.to !== null) {
     const { body, losses } = project(ctx, args.to);
-    for (const loss of losses) await writeErr(`loss: message ${loss.message} ${sanitize(loss.pointer)}: ${loss.reason}\n`);
+    for (const loss of losses) await writeErr(`loss: message ${loss.message} ${sanitize(clipText(loss.pointer))}: ${loss.reason}\n`);
     await out.write(utf8.encode(`${JSON.stringify(body)}\n`));
     await out.flush();
     return EXIT_OK;
