@@ -311,7 +311,7 @@ def generate_both(target: str, out: Path, header_file: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def ts_project(tmp_path_factory: pytest.TempPathFactory, tarball: Path, toolchain: list[Path]) -> Path:
+def ts_project(tmp_path_factory: pytest.TempPathFactory, tarball: Path, toolchain: list[Path]) -> Path:  # noqa: F811 (the imported fixtures)
     """A fresh npm project outside the checkout as docs/bindings.md's `typescript` section sets one up
     (the packed package, the pinned typescript, npm offline), the bindings of 0.2.4 in `src/pinned`
     and of the newest version in `src/newest`, compiled by `tsc -p .` (`strict` in its tsconfig)."""
