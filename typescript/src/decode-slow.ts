@@ -8,8 +8,8 @@
  */
 
 import type { CodecTables } from "./codec-tables.js";
-import { ARR, LIT, NUM, OBJ, STR, escapePointerToken, member, pyRepr, type Problem } from "./generated/check.js";
-import type { VerbatimShape } from "./generated/schema.js";
+import { ARR, LIT, NUM, OBJ, STR, escapePointerToken, member, pyRepr, type Problem as CheckProblem } from "./generated/check.js";
+import type { RejectionCategory, VerbatimShape } from "./generated/schema.js";
 import { DecodeError } from "./errors.js";
 import { OpaqueMessage } from "./opaque.js";
 import { trustedRawJson } from "./raw.js";
@@ -35,6 +35,11 @@ export function decodeSlow<M>(t: CodecTables<M>, text: string, lenient: boolean)
     throw err;
   }
   return build(root, text, verbatim, null, true) as M;
+}
+
+/** A problem of the lexical pass (any category) or of the generated checkers. */
+interface Problem extends Omit<CheckProblem, "category"> {
+  readonly category: RejectionCategory;
 }
 
 type VerbatimTable = ReadonlyMap<string, VerbatimShape> | null;

@@ -28,7 +28,11 @@ import {
   HOOK_POINT_VALUES,
   HOOK_DECISION_VALUES,
 } from "./types.js";
-import type { RejectionCategory } from "./schema.js";
+/**
+ * The categories these checkers refuse with: the schema-level ones of the wire contract
+ * (schema/README.md section 4), whichever a schema lists (the runtime's `DecodeError` carries them).
+ */
+export type CheckCategory = "wrong_type" | "missing_field" | "unexpected_field" | "unknown_type" | "invalid_value" | "invalid_number";
 
 /** {@link JsonNode} kind: an object. */
 export const OBJ = 0;
@@ -59,7 +63,7 @@ export interface JsonNode {
 
 /** Why a line is refused: category, JSON pointer (RFC 6901), detail, and where (code unit index). */
 export interface Problem {
-  readonly category: RejectionCategory;
+  readonly category: CheckCategory;
   readonly detail: string;
   readonly pointer: string;
   readonly at: number;
@@ -113,7 +117,7 @@ export function isIntegerSpelling(spelling: string): boolean {
   return !/[.eE]/.test(spelling);
 }
 
-function problem(category: RejectionCategory, detail: string, pointer: string, at: number): Problem {
+function problem(category: CheckCategory, detail: string, pointer: string, at: number): Problem {
   return { category, detail, pointer, at };
 }
 

@@ -17,7 +17,11 @@ import {
   ROLE_VALUES,
   STATUS_VALUES,
 } from "./types.js";
-import type { RejectionCategory } from "./schema.js";
+/**
+ * The categories these checkers refuse with: the schema-level ones of the wire contract
+ * (schema/README.md section 4), whichever a schema lists (the runtime's `DecodeError` carries them).
+ */
+export type CheckCategory = "wrong_type" | "missing_field" | "unexpected_field" | "unknown_type" | "invalid_value" | "invalid_number";
 
 /** {@link JsonNode} kind: an object. */
 export const OBJ = 0;
@@ -48,7 +52,7 @@ export interface JsonNode {
 
 /** Why a line is refused: category, JSON pointer (RFC 6901), detail, and where (code unit index). */
 export interface Problem {
-  readonly category: RejectionCategory;
+  readonly category: CheckCategory;
   readonly detail: string;
   readonly pointer: string;
   readonly at: number;
@@ -102,7 +106,7 @@ export function isIntegerSpelling(spelling: string): boolean {
   return !/[.eE]/.test(spelling);
 }
 
-function problem(category: RejectionCategory, detail: string, pointer: string, at: number): Problem {
+function problem(category: CheckCategory, detail: string, pointer: string, at: number): Problem {
   return { category, detail, pointer, at };
 }
 
@@ -161,11 +165,6 @@ function cEnum(c: JsonNode, p: string, values: ReadonlySet<string>): Problem | n
   return values.has(v) ? null : problem("invalid_value", `${pyRepr(v)} is not allowed here`, p, c.start);
 }
 
-function cConst(c: JsonNode, p: string, value: string): Problem | null {
-  if (c.kind !== STR) return wrongType(c, p, "str");
-  const v = c.value as string;
-  return v === value ? null : problem("invalid_value", `${pyRepr(v)} is not allowed here`, p, c.start);
-}
 
 function cInt(c: JsonNode, p: string, min: number, max: number): Problem | null {
   if (c.kind !== NUM) return wrongType(c, p, "int");
@@ -188,9 +187,6 @@ function cRange(c: JsonNode, p: string, min: number, max: number): Problem | nul
   return null;
 }
 
-function cNum(c: JsonNode, p: string, min: number, max: number, expected: string): Problem | null {
-  return c.kind === NUM ? cRange(c, p, min, max) : wrongType(c, p, expected);
-}
 
 
 const ROLE_SET: ReadonlySet<string> = new Set(ROLE_VALUES);

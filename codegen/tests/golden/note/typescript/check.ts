@@ -16,7 +16,11 @@
 import {
   LEVEL_VALUES,
 } from "./types.js";
-import type { RejectionCategory } from "./schema.js";
+/**
+ * The categories these checkers refuse with: the schema-level ones of the wire contract
+ * (schema/README.md section 4), whichever a schema lists (the runtime's `DecodeError` carries them).
+ */
+export type CheckCategory = "wrong_type" | "missing_field" | "unexpected_field" | "unknown_type" | "invalid_value" | "invalid_number";
 
 /** {@link JsonNode} kind: an object. */
 export const OBJ = 0;
@@ -47,7 +51,7 @@ export interface JsonNode {
 
 /** Why a line is refused: category, JSON pointer (RFC 6901), detail, and where (code unit index). */
 export interface Problem {
-  readonly category: RejectionCategory;
+  readonly category: CheckCategory;
   readonly detail: string;
   readonly pointer: string;
   readonly at: number;
@@ -101,7 +105,7 @@ export function isIntegerSpelling(spelling: string): boolean {
   return !/[.eE]/.test(spelling);
 }
 
-function problem(category: RejectionCategory, detail: string, pointer: string, at: number): Problem {
+function problem(category: CheckCategory, detail: string, pointer: string, at: number): Problem {
   return { category, detail, pointer, at };
 }
 
@@ -160,11 +164,6 @@ function cEnum(c: JsonNode, p: string, values: ReadonlySet<string>): Problem | n
   return values.has(v) ? null : problem("invalid_value", `${pyRepr(v)} is not allowed here`, p, c.start);
 }
 
-function cConst(c: JsonNode, p: string, value: string): Problem | null {
-  if (c.kind !== STR) return wrongType(c, p, "str");
-  const v = c.value as string;
-  return v === value ? null : problem("invalid_value", `${pyRepr(v)} is not allowed here`, p, c.start);
-}
 
 function cInt(c: JsonNode, p: string, min: number, max: number): Problem | null {
   if (c.kind !== NUM) return wrongType(c, p, "int");
@@ -187,9 +186,6 @@ function cRange(c: JsonNode, p: string, min: number, max: number): Problem | nul
   return null;
 }
 
-function cNum(c: JsonNode, p: string, min: number, max: number, expected: string): Problem | null {
-  return c.kind === NUM ? cRange(c, p, min, max) : wrongType(c, p, expected);
-}
 
 function cTagged(c: JsonNode, p: string, tag: string, check: (n: JsonNode, p: string) => Problem | null): Problem | null {
   if (c.kind !== OBJ) return wrongType(c, p, "object");
