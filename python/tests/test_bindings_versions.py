@@ -237,6 +237,15 @@ def test_rust_bindings_of_both_versions_decode_their_corpus_in_a_fresh_crate(tmp
         lines = sum(len(f.read_bytes().splitlines()) for f in files)
         r = subprocess.run([str(exe), version, *map(str, files)], capture_output=True, text=True, timeout=300)
         assert r.returncode == 0 and r.stdout == f"ok {lines} lines; other: {category}\n", r.stdout + r.stderr[-3000:]
+    # the version rule: the same module stating a version the crate does not list does not compile
+    tables = crate / "src" / "om_pinned" / "tables.rs"
+    text = tables.read_text(encoding="utf-8")
+    edited = text.replace(f'PROTOCOL_VERSION: &str = "{PINNED}";', 'PROTOCOL_VERSION: &str = "9.9";', 1)
+    assert edited != text
+    tables.write_text(edited, encoding="utf-8")
+    build = subprocess.run([cargo, "build", "--offline", "--quiet"], cwd=crate, capture_output=True, text=True,
+                           timeout=900, env=env)
+    assert build.returncode != 0 and "a protocol version this runtime does not know" in build.stderr, build.stderr[-3000:]
 
 
 # --- TypeScript: a fresh npm project on the packed package, compiled with tsc --strict ---------------
