@@ -29,7 +29,7 @@ OWNED     := python/omnimessage/_generated python/omnimessage/_native/generated 
 BUILDERS  := conformance/tools/generate.py conformance/validator/build.py conformance/producers/build.py schema/versions/build.py
 RULES_DOC := docs/rules.md
 
-.PHONY: ts-test rust-test rust-build go-test go-build peers-build peers-lint setup generate check-generated lint test test-hostile demo bench bench-quick fuzz fuzz-short fuzz-differential fuzz-ts mutants clean
+.PHONY: ts-test rust-test rust-build go-test go-build peers-build peers-lint setup generate check-generated lint test test-hostile demo bench bench-quick bench-ecosystem fuzz fuzz-short fuzz-differential fuzz-ts mutants clean
 
 setup: $(STAMP) $(TS_STAMP)
 
@@ -139,6 +139,11 @@ test-hostile: setup
 # writes bench/results.json, bench/RESULTS.md and bench/throughput.png; a peer that cannot run is an error.
 bench: setup rust-build go-build peers-build
 	$(BIN)/python -m bench.run --require-all
+
+# The Go and Rust rows alone against their own ecosystem's parsers, wall and CPU time (a few minutes; issue 36):
+# writes bench/ecosystem.json and bench/ECOSYSTEM.md.
+bench-ecosystem: setup rust-build go-build peers-build
+	$(BIN)/python -m bench.ecosystem
 
 # One-minute smoke run of the same harness, so it never rots (its numbers mean nothing).
 bench-quick: setup go-build peers-build
