@@ -4,8 +4,9 @@ ecosystem's parsers alone, without the rest of `make bench` (issue 36).
 Every `decode_validate` row of bench/native.py (ours, encoding/json into `any` and into structs, goccy/go-json,
 serde_json typed, sonic-rs typed) over the same corpora as `make bench`, interleaved round after round. Each
 command reports the wall seconds and the CPU seconds of its one timed pass (Go: the process, the garbage
-collector's threads included; Rust: the thread, to 1/100 s); the medians make each row, and the ratios of
-ours over each peer are given both ways, as CPU time holds on a loaded machine where wall time does not.
+collector's threads included; Rust: the thread, from /proc/thread-self/schedstat); the medians make each row,
+and the ratios of ours over each peer are given both ways, as CPU time holds on a loaded machine where wall
+time does not.
 Then the suite's one-line rejection cases through every row (bench/let_through.py).
 
 Writes bench/ecosystem.json and bench/ECOSYSTEM.md (`--quick`: small corpora, 2 rounds, writes
@@ -114,7 +115,7 @@ def ratios(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for lang, ours, peer, minimum in PAIRS:
             a, b = by[(corpus_name, ours)], by[(corpus_name, peer)]
             wall = round(b["seconds"] / a["seconds"], 2)
-            # None when a pass took less than the clock's tick (the Rust rows' 1/100 s, on --quick corpora)
+            # None where a command measured no CPU time at all (a clock coarser than the pass)
             cpu = round(b["cpu_seconds"] / a["cpu_seconds"], 2) if a["cpu_seconds"] and b["cpu_seconds"] else None
             out.append(
                 {
@@ -146,7 +147,8 @@ def write_markdown(doc: dict[str, Any], path: Path) -> None:
         "",
         "Each command decodes every line of a corpus in one untimed pass, then in one timed pass; it reports the "
         "wall seconds and the CPU seconds of the timed pass (Go: the process, its garbage collector included; Rust: "
-        "the thread, to 1/100 s). x = the peer's seconds over ours: above 1, ours is faster.",
+        "the thread, from /proc/thread-self/schedstat). Wall time counts the waits for a core on a loaded machine, "
+        "CPU time does not. x = the peer's seconds over ours: above 1, ours is faster.",
         "",
         "## Ours over each peer",
         "",
@@ -163,7 +165,7 @@ def write_markdown(doc: dict[str, Any], path: Path) -> None:
         out += [
             f"### {corpus_name} ({c['bytes']:,} bytes, {c['lines']:,} lines)",
             "",
-            "| implementation | MB/s | wall s | CPU s | spread | accepted | what it leaves unchecked |",
+            "| implementation | MB/s | wall s | CPU s | spread | accepted | note |",
             "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
         ]
         for r in doc["results"]:

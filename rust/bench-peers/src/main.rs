@@ -3,8 +3,8 @@
 //! reach it). Every line is decoded into the serde structs of types.rs: MODE `serde-json-typed` with
 //! serde_json, `sonic-rs-typed` with sonic-rs (SIMD). Like `omnimessage-rs bench`: one untimed
 //! warm-up pass, then one timed pass (in-process: no start-up, no file reading); prints
-//! `{"accepted": N, "identical": null, "seconds": S, "cpu_seconds": C}` (C: the thread's CPU time over the
-//! pass, to 1/100 s; null off Linux).
+//! `{"accepted": N, "identical": null, "seconds": S, "cpu_seconds": C}` (C: the thread's CPU seconds over the
+//! pass, to the microsecond; null off Linux).
 
 mod types;
 
@@ -34,13 +34,15 @@ fn pass(lines: &[&[u8]], decode: Decode) -> usize {
     lines.iter().filter(|line| decode(line)).count()
 }
 
-/// The calling thread's user+system CPU time so far, from /proc/thread-self/stat (Linux; clock ticks of
-/// 1/100 s, USER_HZ everywhere Linux runs): None elsewhere.
+/// The calling thread's CPU time so far (user and system), from the first field of
+/// /proc/thread-self/schedstat, its nanoseconds on a CPU (Linux): None elsewhere. The thread yields
+/// first: the kernel brings that count up to date when the thread leaves the CPU, else it can be a
+/// scheduler tick (4 ms) stale.
 fn cpu_seconds() -> Option<f64> {
-    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
-    let mut fields = stat.rsplit_once(')')?.1.split_whitespace().skip(11);
-    let (utime, stime): (f64, f64) = (fields.next()?.parse().ok()?, fields.next()?.parse().ok()?);
-    Some((utime + stime) / 100.0)
+    std::thread::yield_now();
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = stat.split_whitespace().next()?.parse().ok()?;
+    Some(ns as f64 / 1e9)
 }
 
 fn bench(args: &[String]) -> i32 {
