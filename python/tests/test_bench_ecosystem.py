@@ -82,6 +82,8 @@ def test_a_quick_run_measures_every_row_wall_and_cpu(tmp_path: Path) -> None:
     doc = json.loads((tmp_path / "ecosystem-quick.json").read_text())
     assert {r["impl"] for r in doc["results"]} == set(NAMES)
     assert all(r["accepted"] == r["lines"] > 0 and r["seconds"] > 0 for r in doc["results"])
+    # every command's CPU clock is fine enough for a pass of a few milliseconds (the small corpora's)
+    assert all(r["cpu_seconds"] > 0 for r in doc["results"]) and all(q["cpu"] for q in doc["ratios"])
     assert len(doc["ratios"]) == len(ecosystem.PAIRS) * len(doc["corpora"])
     assert set(doc["let_through"]["accepted"]) == set(NAMES)
     ecosystem.write_markdown(doc, tmp_path / "ECOSYSTEM.md")
