@@ -71,7 +71,7 @@ function block(index: number, p: ModelPayload, losses: Losses): AnthropicBlock |
       const signature = fidelity.signature;
       losses.fidelity(index, fidelity, ["signature"]);
       if (typeof signature !== "string") {
-        losses.add(index, "/payload/thinking", "thinking-signature-missing");
+        losses.add(index, "/payload/thinking", "thinking-unsigned");
         return null;
       }
       return p.thinking === REDACTED_THINKING ? { type: "redacted_thinking", data: signature } : { type: "thinking", thinking: p.thinking, signature };
