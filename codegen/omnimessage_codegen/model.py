@@ -257,6 +257,12 @@ class Model:
         listed = list(self.source.get("x-omnimessage-versions") or ())
         return str(listed[-1]) if listed else None
 
+    @property
+    def versions(self) -> tuple[str, ...]:
+        """Every protocol version of the schema, oldest first (`x-omnimessage-versions`): what a runtime
+        generated from it accepts bindings of (docs/bindings.md, "Versions"); () for a schema with none."""
+        return tuple(str(v) for v in self.source.get("x-omnimessage-versions") or ())
+
     def envelope_of(self, struct: str) -> Envelope | None:
         """The envelope whose payload admits struct `struct` (None for nested structs)."""
         return next((e for e in self.envelopes if struct in self.payload_members(e)), None)

@@ -11,3 +11,4 @@ pub use crate::pointer::Path;
 pub use crate::ser::{write_plain, Encode};
 pub use crate::time::now_iso;
 pub use crate::values::{Fragment, NumberOrString, Verbatim};
+pub use crate::versions::require_protocol;

@@ -9,6 +9,7 @@
  */
 
 import { canonicalize } from "./canonicalize.js";
+import { didYouMean } from "./did-you-mean.js";
 import { removePendingTemp } from "./in-place.js";
 import { restoreCommand } from "./restore.js";
 import { MAX_MESSAGE_CHARS, clipText, sanitize } from "./sanitize.js";
@@ -92,7 +93,8 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (unknown.length) {
     process.stderr.write(USAGE_CANON);
-    process.stderr.write(`${PROG} canonicalize: error: unrecognized arguments: ${echo(unknown.join(" "))}\n`);
+    const options = ["-h", "--help", "--in-place", "--keep-invalid", "--check", "--lenient"];
+    process.stderr.write(`${PROG} canonicalize: error: ${echo(`unrecognized arguments: ${unknown.join(" ")}${didYouMean(unknown, options)}`)}\n`);
     return EXIT_USAGE;
   }
   return reported(() => canonicalize(args));

@@ -8,6 +8,7 @@
 
 import { PROVIDERS, project, type Provider } from "omnimessage";
 import { RestoreError, TraceRootError, restore } from "omnimessage/restore";
+import { didYouMean } from "./did-you-mean.js";
 import { Sink, writeErr } from "./output.js";
 import { MAX_MESSAGE_CHARS, clipText, sanitize } from "./sanitize.js";
 import { EXIT_INVALID, EXIT_OK, EXIT_USAGE, PROG } from "./usage.js";
@@ -79,7 +80,8 @@ function parse(argv: readonly string[]): RestoreArgs | number {
   }
   unknown.push(...positional.slice(2));
   if (unknown.length) {
-    process.stderr.write(`${USAGE_SHORT}${PROG} restore: error: unrecognized arguments: ${sanitize(clipText(unknown.join(" "), MAX_MESSAGE_CHARS))}\n`);
+    const message = `unrecognized arguments: ${unknown.join(" ")}${didYouMean(unknown, ["-h", "--help", "--lenient", "--to"])}`;
+    process.stderr.write(`${USAGE_SHORT}${PROG} restore: error: ${sanitize(clipText(message, MAX_MESSAGE_CHARS))}\n`);
     return EXIT_USAGE;
   }
   return { root: positional[0] as string, sessionId: positional[1] as string, lenient, to: to as Provider | null };
