@@ -26,7 +26,7 @@ export interface ChatToolCall {
 }
 export type ChatMessage =
   | { role: "system"; content: string }
-  | { role: "user"; content?: (ChatTextPart | ChatImagePart)[] }
+  | { role: "user"; content: (ChatTextPart | ChatImagePart)[] }
   | { role: "tool"; tool_call_id: string; content: ChatTextPart[] }
   | ChatAssistantMessage;
 
