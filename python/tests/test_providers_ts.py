@@ -65,6 +65,11 @@ def thinking(text: str, **fidelity: object) -> bytes:
     return enc(om.thinking(text, fidelity=fidelity, timestamp=TS))
 
 
+def raw(payload: str) -> bytes:
+    """A model message line written by hand: what no builder writes (numbers, key orders, depth)."""
+    return b'{"timestamp":"2026-10-12T03:40:00.000Z","type":"model_msg","payload":' + payload.encode() + b"}"
+
+
 USER = enc(om.user_text("q", timestamp=TS))
 BEGIN = enc(om.request_begin(timestamp=TS))
 END = enc(om.request_end("completed", timestamp=TS))
@@ -87,6 +92,23 @@ TURNS: dict[str, list[bytes]] = {
                 enc(om.tool_call("h", "NaN", "c3", timestamp=TS)), enc(om.tool_call("i", "", "f#7", timestamp=TS)),
                 enc(om.tool_call("j", "{}", "c#\u0663", timestamp=TS))],
     "text": [enc(om.assistant_text("\u2028, \x1b, \u00e9, \U0001f600", timestamp=TS))],
+    # JavaScript puts an object's array-index keys first: Python spells bodies and losses that way too
+    "index-keys": [raw('{"type":"thinking","role":"assistant","thinking":"t","fidelity":{"id":"rs","b":1,"0":2,'
+                       '"4294967295":0,"4294967294":1,"01":3,"encrypted_content":{"z":1,"5":{"y":1,"2":2}}}}'),
+                   enc(om.tool_call("f", '{"b":1,"0":2}', "c1", timestamp=TS))],
+    # past the double range: JSON.parse makes it Infinity, which JSON cannot spell (not-json, both)
+    "beyond-double": [raw('{"type":"thinking","role":"assistant","thinking":"t","fidelity":{"id":"r","x":1e400}}'),
+                      raw('{"type":"thinking","role":"assistant","thinking":"t","fidelity":{"id":"r","x":1' + "0" * 400
+                          + '}}'),
+                      enc(om.tool_call("f", "[1" + "0" * 400 + "]", "c1", timestamp=TS))],
+    # the trace's depth limit: arguments at it and past it; a fidelity value as deep as a line may nest
+    "deep": [enc(om.tool_call("f", "[" * 512 + "]" * 512, "c1", timestamp=TS)),
+             enc(om.tool_call("g", '{"a":"[[' + "[" * 600 + '"}', "c2", timestamp=TS)),
+             enc(om.tool_call("h", "{" * 513, "c3", timestamp=TS)),
+             raw('{"type":"thinking","role":"assistant","thinking":"t","fidelity":{"id":"r","encrypted_content":'
+                 + "[" * 509 + "]" * 509 + "}}")],
+    "huge": [enc(om.assistant_text("\u00e9\"\x01\U0001f600" * 250_000, timestamp=TS)),
+             enc(om.tool_call("f", '{"s":"' + "x\\\"" * 100_000 + '"}', "c1", timestamp=TS))],
     "evil-key": [enc(om.assistant_text("x", fidelity={"\x1b]0;x\x07" * 700 + "/~": 1, "::k": 2}, timestamp=TS))],
 }
 

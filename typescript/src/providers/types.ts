@@ -13,6 +13,7 @@
  * @module
  */
 
+import { MAX_DEPTH } from "../generated/schema.js";
 import type { OmniMessage } from "../generated/types.js";
 import { encode, type OpaqueMessage } from "../codec.js";
 import { decodeUtf8 } from "../utf8.js";
@@ -115,6 +116,13 @@ export interface Group {
 
 const COMPLETE_TYPES: readonly string[] = ["text", "thinking", "inline_thinking", "tool_call", "tool_call_output", "image_url", "inline_data"];
 
+/** A `JSON.parse` reviver refusing a number past the double range (`1e400`, a 400-digit
+ * integer): it parses to Infinity, which JSON cannot spell; the Python binding refuses it too. */
+function finite(_key: string, v: unknown): unknown {
+  if (typeof v === "number" && !Number.isFinite(v)) throw new RangeError("a number past the double range");
+  return v;
+}
+
 /** The context's complete model messages as plain payloads; anything else is a loss (an event,
  * a partial, a newer version's type). */
 export function items(input: ProjectionInput, losses: LossLog): Item[] {
@@ -124,7 +132,7 @@ export function items(input: ProjectionInput, losses: LossLog): Item[] {
     try {
       const text = entry.raw !== undefined ? decodeUtf8(entry.raw) : encode(entry.message);
       if (text === null) throw new SyntaxError("not UTF-8");
-      env = JSON.parse(text);
+      env = JSON.parse(text, finite);
     } catch {
       losses.add(index, "", "not-json");
       return;
@@ -154,19 +162,38 @@ export function group(found: readonly Item[]): Group[] {
   return groups;
 }
 
+/** How deep arrays and objects nest in `text` (`{}` is 1), brackets inside strings not counted,
+ * whether or not `text` is JSON; as the Python binding's `nesting` counts. */
+export function nesting(text: string): number {
+  let level = 0;
+  let top = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash: the next unit is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) top = Math.max(top, ++level);
+    else if (c === 0x5d || c === 0x7d) level--;
+  }
+  return top;
+}
+
 /** The tool call's arguments parsed (`parseToolArguments`): an empty string is no arguments, a
- * non-object is none; arguments that do not re-serialise to the same string are a loss. */
+ * non-object is none; arguments that do not re-serialise to the same string, or nest deeper than
+ * the trace's `MAX_DEPTH`, are a loss. */
 export function toolArguments(item: Item, losses: LossLog): Json {
   const raw = item.text("arguments");
   if (raw === "") return {};
+  if (nesting(raw) > MAX_DEPTH) {
+    losses.add(item.index, "/payload/arguments", "arguments-too-deep"); // the trace's own limit, refused before parsing
+    return {};
+  }
   let parsed: unknown;
   let spelled: string;
   try {
-    // a number past the double range (`1e400`) has no JSON spelling: not JSON, as in Python
-    parsed = JSON.parse(raw, (_key, v: unknown) => {
-      if (typeof v === "number" && !Number.isFinite(v)) throw new RangeError("no JSON spelling");
-      return v;
-    });
+    parsed = JSON.parse(raw, finite);
     spelled = JSON.stringify(parsed);
   } catch {
     losses.add(item.index, "/payload/arguments", "arguments-not-json");
