@@ -95,7 +95,11 @@ TURNS: dict[str, list[bytes]] = {
     # JavaScript puts an object's array-index keys first: Python spells bodies and losses that way too
     "index-keys": [raw('{"type":"thinking","role":"assistant","thinking":"t","fidelity":{"id":"rs","b":1,"0":2,'
                        '"4294967295":0,"4294967294":1,"01":3,"encrypted_content":{"z":1,"5":{"y":1,"2":2}}}}'),
-                   enc(om.tool_call("f", '{"b":1,"0":2}', "c1", timestamp=TS))],
+                   enc(om.tool_call("f", '{"b":1,"0":2}', "c1", timestamp=TS)),
+                   # duplicate keys (the last value, the first place) and names an object inherits
+                   raw('{"type":"thinking","role":"assistant","thinking":"t","fidelity":{"id":"a","__proto__":1,'
+                       '"id":"b","constructor":2,"toString":{"1":1,"0":0}}}'),
+                   enc(om.tool_call("g", '{"__proto__":{"x":1},"a":1,"a":2}', "c#01", timestamp=TS))],
     # past the double range: JSON.parse makes it Infinity, which JSON cannot spell (not-json, both)
     "beyond-double": [raw('{"type":"thinking","role":"assistant","thinking":"t","fidelity":{"id":"r","x":1e400}}'),
                       raw('{"type":"thinking","role":"assistant","thinking":"t","fidelity":{"id":"r","x":1' + "0" * 400
@@ -109,7 +113,10 @@ TURNS: dict[str, list[bytes]] = {
                  + "[" * 509 + "]" * 509 + "}}")],
     "huge": [enc(om.assistant_text("\u00e9\"\x01\U0001f600" * 250_000, timestamp=TS)),
              enc(om.tool_call("f", '{"s":"' + "x\\\"" * 100_000 + '"}', "c1", timestamp=TS))],
-    "evil-key": [enc(om.assistant_text("x", fidelity={"\x1b]0;x\x07" * 700 + "/~": 1, "::k": 2}, timestamp=TS))],
+    "evil-key": [enc(om.assistant_text("x", fidelity={"\x1b]0;x\x07" * 700 + "/~": 1, "::k": 2}, timestamp=TS)),
+                 # clipped by code points, not UTF-16 units
+                 enc(om.assistant_text("y", fidelity={"\U0001f600" * 150 + "\x85\u2028\u200b" + "\u00e9" * 100: 1},
+                                       timestamp=TS))],
 }
 
 
