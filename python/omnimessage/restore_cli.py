@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from ._sanitize import sanitize
+from ._sanitize import clip_text, sanitize
 from ._write_errors import STDOUT, named
 from .providers._shared import PROVIDERS
 
@@ -77,12 +77,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _write_projection(ctx: Restored, provider: str) -> None:
-    import json
-
+    from ._write import write_json
     from .providers import project
 
     projection = project(ctx, provider)
-    body = json.dumps(projection.body, ensure_ascii=False, separators=(",", ":")) + "\n"
-    sys.stdout.buffer.write(body.encode("utf-8", "backslashreplace"))  # a lone surrogate: its JSON escape
-    for loss in projection.losses:
-        sys.stderr.write(f"loss: message {loss.message} {sanitize(loss.pointer)}: {sanitize(loss.reason)}\n")
+    # `JSON.stringify`'s spelling, as the TypeScript command line writes it (numbers as
+    # ECMAScript writes them, a lone surrogate as its `\\udXXX` escape): the same bytes
+    sys.stdout.buffer.write((write_json(projection.body) + "\n").encode("utf-8"))
+    for loss in projection.losses:  # a pointer quotes the trace's keys: clipped, as every quoted string
+        sys.stderr.write(f"loss: message {loss.message} {sanitize(clip_text(loss.pointer))}: {sanitize(loss.reason)}\n")

@@ -291,4 +291,4 @@ def test_deeply_nested_values_are_errors_not_crashes() -> None:
         from_stream("gemini", [chunk])
     line = om.encode(om.tool_call("f", "{}", "c", timestamp=TS)).replace(b'"{}"', json.dumps(deep).encode())
     p = project([line], "anthropic")
-    assert [(x.message, x.reason) for x in p.losses] == [(0, "arguments-not-json")]
+    assert [(x.message, x.reason) for x in p.losses] == [(0, "arguments-too-deep")]  # counted before parsing

@@ -176,6 +176,17 @@ def test_hostile_roots(same: Same, tmp_path: Path) -> None:
     assert same(str(tmp_path), SID).returncode == 1  # still the two _002 files
 
 
+def test_a_file_longer_than_a_read_chunk(same: Same, tmp_path: Path) -> None:
+    """The context's lines outlive the 64 KiB buffer the file is read in (typescript/src/restore/
+    restore.ts keeps a copy of each line: a view of the buffer was overwritten by the next chunk)."""
+    answers = [b'{"timestamp":"2026-09-14T00:00:02.000Z","type":"model_msg","payload":{"type":"text",'
+               b'"role":"assistant","text":"' + bytes([97 + n % 26]) * 30_000 + b'"}}' for n in range(8)]
+    begin, end = (b'{"timestamp":"2026-09-14T00:00:02.000Z","type":"event_msg","payload":{"type":"request_' + x + b"}}"
+                  for x in (b'begin"', b'end","status":"completed"'))
+    r = same(str(write_root(tmp_path, meta_line(SID), USER, begin, *answers, end)), SID)
+    assert r.stdout == USER + b"\n" + b"".join(a + b"\n" for a in answers)
+
+
 @pytest.mark.parametrize("args", [[], ["root"], ["a", "b", "c"], ["a", "b", "--nope"]], ids=str)
 def test_usage_errors(args: list[str]) -> None:
     py, ts = both(*args)

@@ -1,7 +1,8 @@
-// Provider projections (issue 37): a context as Anthropic Messages and OpenAI Chat Completions
-// request bodies, with a loss report. The expected bodies follow the reference's gateway
-// (PenguinHarness packages/core/src/llm/generative-model.ts; Prism-Shadow/AgentHub
-// src_ts/src/claude4_6/client.ts and kimi_k2_5/client.ts), written out by hand here.
+// Provider projections (issue 37): a context as the request bodies of Anthropic Messages, OpenAI
+// Chat Completions and Responses, and Gemini, with a loss report. The behaviour is the Python
+// binding's (python/omnimessage/providers/, after the reference's gateway: PenguinHarness
+// packages/core/src/llm/generative-model.ts and AgentHub's client of each API), which
+// python/tests/test_providers_ts.py holds byte-equal; the expected bodies are written out here.
 import { test, describe } from "node:test";
 import assert from "node:assert/strict";
 import * as om from "omnimessage";
@@ -42,15 +43,17 @@ describe("project", () => {
           { type: "text", text: "calling" },
           { type: "tool_use", id: "call_1", name: "f", input: { a: [1, 2] } },
         ] },
-        { role: "user", content: [{ type: "tool_result", tool_use_id: "call_1", content: [{ type: "text", text: "out" }, image] }, { type: "text", text: "next" }] },
+        { role: "user", content: [{ type: "tool_result", content: [{ type: "text", text: "out" }, image], tool_use_id: "call_1" }, { type: "text", text: "next" }] },
       ],
     });
     assert.deepEqual(losses, [
-      { message: 3, pointer: "/payload/thinking", reason: "thinking-signature-missing" },
+      { message: 3, pointer: "/payload/thinking", reason: "thinking-unsigned" },
       { message: 4, pointer: "/payload/fidelity/phase", reason: "fidelity-not-carried" },
+      { message: 5, pointer: "/payload/tool_call_id", reason: "tool-call-id-suffix-stripped" },
+      { message: 6, pointer: "/payload/tool_call_id", reason: "tool-call-id-suffix-stripped" },
+      { message: 8, pointer: "/payload/thinking", reason: "thinking-unsigned" },
       { message: 8, pointer: "/payload/fidelity/reasoning_field", reason: "fidelity-not-carried" },
-      { message: 8, pointer: "/payload/thinking", reason: "thinking-signature-missing" },
-      { message: 9, pointer: "", reason: "inline-thinking-not-supported" },
+      { message: 9, pointer: "/payload/type", reason: "inline-data-not-supported" },
     ]);
   });
 
@@ -59,24 +62,27 @@ describe("project", () => {
     assert.deepEqual(body.messages, [{ role: "assistant", content: [{ type: "redacted_thinking", data: "opaque" }] }]);
   });
 
-  test("openai-chat: system first, tool messages in place, reasoning only where fidelity names its field", () => {
+  test("openai-chat: system first, tool messages in place, thinking in both reasoning fields unless fidelity names one", () => {
     const { body, losses } = om.project(ctx(...MESSAGES), "openai-chat");
+    const image = { type: "image_url", image_url: { url: PNG } };
     assert.deepEqual(body, {
       messages: [
         { role: "system", content: "Be brief." },
-        { role: "user", content: [{ type: "text", text: "hi" }, { type: "image_url", image_url: { url: PNG } }] },
-        { role: "assistant", content: [{ type: "text", text: "calling" }], tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: '{"a":[1,2]}' } }] },
-        { role: "tool", tool_call_id: "call_1", content: "out" },
-        { role: "user", content: [{ type: "image_url", image_url: { url: PNG } }, { type: "text", text: "next" }] },
+        { role: "user", content: [{ type: "text", text: "hi" }, image] },
+        { role: "assistant", content: [{ type: "text", text: "calling" }], tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: '{"a":[1,2]}' } }],
+          reasoning_content: "hmmplain", reasoning: "hmmplain" },
+        { role: "tool", tool_call_id: "call_1", content: [{ type: "text", text: "out" }] },
+        { role: "user", content: [image, { type: "text", text: "next" }] },
         { role: "assistant", reasoning_content: "why" },
       ],
     });
     assert.deepEqual(losses, [
       { message: 2, pointer: "/payload/fidelity/signature", reason: "fidelity-not-carried" },
-      { message: 2, pointer: "/payload/thinking", reason: "thinking-not-supported" },
-      { message: 3, pointer: "/payload/thinking", reason: "thinking-not-supported" },
+      { message: 3, pointer: "/payload/thinking", reason: "thinking-merged" },
       { message: 4, pointer: "/payload/fidelity/phase", reason: "fidelity-not-carried" },
-      { message: 9, pointer: "", reason: "inline-thinking-not-supported" },
+      { message: 5, pointer: "/payload/tool_call_id", reason: "tool-call-id-suffix-stripped" },
+      { message: 6, pointer: "/payload/tool_call_id", reason: "tool-call-id-suffix-stripped" },
+      { message: 9, pointer: "/payload/type", reason: "inline-data-not-supported" },
     ]);
   });
 
@@ -91,47 +97,53 @@ describe("project", () => {
         { role: "user", content: [{ type: "input_text", text: "hi" }, img] },
         { role: "assistant", content: "calling", phase: "commentary" },
         { type: "function_call", call_id: "call_1", name: "f", arguments: '{"a":[1,2]}' },
-        { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "out" }, img] },
+        { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "out" }, { type: "input_image", image_url: PNG }] },
         { role: "user", content: [{ type: "input_text", text: "next" }] },
         { type: "reasoning", id: "rs_1", summary: [], encrypted_content: "gAAA==" },
         { role: "assistant", content: "done", phase: "final_answer" },
       ],
     });
     assert.deepEqual(losses, [
+      { message: 2, pointer: "/payload/thinking", reason: "reasoning-without-id" },
       { message: 2, pointer: "/payload/fidelity/signature", reason: "fidelity-not-carried" },
-      { message: 2, pointer: "/payload/thinking", reason: "reasoning-id-missing" },
-      { message: 3, pointer: "/payload/thinking", reason: "reasoning-id-missing" },
+      { message: 3, pointer: "/payload/thinking", reason: "reasoning-without-id" },
+      { message: 5, pointer: "/payload/tool_call_id", reason: "tool-call-id-suffix-stripped" },
+      { message: 6, pointer: "/payload/tool_call_id", reason: "tool-call-id-suffix-stripped" },
       { message: 9, pointer: "/payload/fidelity/extra", reason: "fidelity-not-carried" },
     ]);
   });
 
-  test("gemini: user and model contents, thought signatures, function responses named by the stripped id", () => {
+  test("gemini: user and model contents, base64 thought signatures, function responses named after their call", () => {
     const { body, losses } = om.project(ctx(...MESSAGES), "gemini");
     const blob = { inlineData: { mimeType: "image/png", data: "iVBORw0KGgo=" } };
     assert.deepEqual(body, {
-      systemInstruction: { parts: [{ text: "Be brief." }] },
       contents: [
         { role: "user", parts: [{ text: "hi" }, blob] },
         { role: "model", parts: [
-          { text: "hmm", thought: true, thoughtSignature: "sig+/=" },
+          { text: "hmm", thought: true }, // "sig+/=" is no canonical base64: a loss
           { text: "plain", thought: true },
           { text: "calling" },
-          { functionCall: { name: "f", args: { a: [1, 2] } } },
+          { functionCall: { id: "call_1", name: "f", args: { a: [1, 2] } } },
         ] },
-        { role: "user", parts: [{ functionResponse: { name: "call_1", response: { result: "out" }, parts: [blob] } }, { text: "next" }] },
-        { role: "model", parts: [{ text: "why", thought: true }] },
+        // a run mixing function responses with other parts: split into contents of one role
+        { role: "user", parts: [{ functionResponse: { id: "call_1", name: "f", response: { result: "out" }, parts: [blob] } }] },
+        { role: "user", parts: [{ text: "next" }] },
+        { role: "model", parts: [{ text: "why", thought: true }, { inlineData: { mimeType: "application/octet-stream", data: "AAAA" }, thought: true }] },
       ],
+      systemInstruction: { parts: [{ text: "Be brief." }] },
     });
     assert.deepEqual(losses, [
+      { message: 2, pointer: "/payload/fidelity/signature", reason: "signature-not-base64" },
       { message: 4, pointer: "/payload/fidelity/phase", reason: "fidelity-not-carried" },
+      { message: 5, pointer: "/payload/tool_call_id", reason: "tool-call-id-suffix-stripped" },
+      { message: 6, pointer: "/payload/tool_call_id", reason: "tool-call-id-suffix-stripped" },
       { message: 8, pointer: "/payload/fidelity/reasoning_field", reason: "fidelity-not-carried" },
-      { message: 9, pointer: "", reason: "inline-thinking-not-supported" },
     ]);
   });
 
   test("an opaque message (a newer protocol version) is a loss, never dropped silently", () => {
     const opaque = om.decode('{"timestamp":"t","type":"model_msg","payload":{"type":"hologram","role":"user"}}', { lenient: true });
-    for (const p of om.PROVIDERS) assert.deepEqual(om.project(ctx(opaque), p).losses, [{ message: 0, pointer: "", reason: "opaque-message" }]);
+    for (const p of om.PROVIDERS) assert.deepEqual(om.project(ctx(opaque), p).losses, [{ message: 0, pointer: "/payload/type", reason: "message-type-not-supported" }]);
   });
 
   test("a signature from a trace reaches the body byte for byte", () => {

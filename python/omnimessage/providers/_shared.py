@@ -17,10 +17,11 @@ from typing import Any, Final, Literal
 
 import msgspec
 
+from .._generated.models import MAX_DEPTH
 from .._write import write_json
 
-__all__ = ["PROVIDERS", "Group", "Item", "Loss", "LossLog", "Projection", "Provider", "escape_pointer", "items",
-           "group", "tool_arguments", "strip_id_suffix", "data_url", "compact_json"]
+__all__ = ["PROVIDERS", "Group", "as_javascript", "Item", "Loss", "LossLog", "Projection", "Provider", "escape_pointer",
+           "items", "group", "nesting", "tool_arguments", "strip_id_suffix", "data_url", "compact_json"]
 
 Provider = Literal["anthropic", "openai-chat", "openai-responses", "gemini"]
 PROVIDERS: Final[tuple[Provider, ...]] = ("anthropic", "openai-chat", "openai-responses", "gemini")
@@ -106,14 +107,50 @@ def escape_pointer(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
+_INDEX_KEY = re.compile(r"(?:0|[1-9][0-9]{0,9})\Z")
+_MAX_INDEX = 2**32 - 2
+
+
+def _index_key(key: str) -> bool:
+    return _INDEX_KEY.match(key) is not None and int(key) <= _MAX_INDEX
+
+
+def as_javascript(value: Any) -> Any:
+    """A decoded JSON value as `JSON.parse` holds it, so that a body is spelled as the reference's
+    gateway (JavaScript) and the TypeScript binding spell it: an object's array-index keys (`"0"`
+    to `"4294967294"`) first, in ascending order, then the others in their order. Raises
+    `ValueError` for an integer beyond the double range (`JSON.parse` makes it Infinity, which JSON
+    cannot spell), `RecursionError` for nesting past Python's limit."""
+    if isinstance(value, dict):  # loops, not comprehensions: one frame a level (the trace nests 512)
+        keys = list(value)
+        index = sorted((k for k in keys if _index_key(k)), key=int)
+        if index:
+            keys = index + [k for k in keys if not _index_key(k)]
+        obj: dict[str, Any] = {}
+        for k in keys:
+            obj[k] = as_javascript(value[k])
+        return obj
+    if isinstance(value, list):
+        arr: list[Any] = []
+        for v in value:
+            arr.append(as_javascript(v))
+        return arr
+    if isinstance(value, int) and not isinstance(value, bool) and not -(2**53) <= value <= 2**53:
+        try:
+            float(value)
+        except OverflowError:
+            raise ValueError("an integer beyond the double range") from None
+    return value
+
+
 def items(raws: Sequence[bytes], losses: LossLog) -> list[Item]:
-    """The context's complete model messages as plain payloads; anything else is a loss (an event,
-    a partial, a newer version's type)."""
+    """The context's complete model messages as plain payloads (`as_javascript`); anything else is
+    a loss (an event, a partial, a newer version's type, a number JSON cannot spell)."""
     out: list[Item] = []
     for index, raw in enumerate(raws):
         try:
-            env = msgspec.json.decode(raw)
-        except msgspec.DecodeError:
+            env = as_javascript(msgspec.json.decode(raw))
+        except (msgspec.DecodeError, ValueError, RecursionError):
             losses.add(index, "", "not-json")
             continue
         payload = env.get("payload") if isinstance(env, dict) else None
@@ -143,15 +180,36 @@ def compact_json(value: object) -> str:
     return write_json(value)
 
 
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.S)
+
+
+def nesting(text: str) -> int:
+    """How deep arrays and objects nest in `text` (`{}` is 1), brackets inside strings not
+    counted, whether or not `text` is JSON; linear, no recursion (typescript/src/providers/types.ts
+    `nesting` counts the same way)."""
+    level = top = 0
+    for m in _TOKEN.finditer(text):
+        c = text[m.start()]
+        if c in "[{":
+            level += 1
+            top = max(top, level)
+        elif c in "]}":
+            level -= 1
+    return top
+
+
 def tool_arguments(item: Item, losses: LossLog) -> dict[str, Any]:
     """The tool call's arguments parsed (`parseToolArguments`): an empty string is no arguments, a
     non-object is none. The provider gets an object, so arguments that do not re-serialise to the
-    same string, or are no JSON object, are a loss."""
+    same string, are no JSON object, or nest deeper than the trace's `MAX_DEPTH`, are a loss."""
     raw = item.text("arguments")
     if not raw:
         return {}
+    if nesting(raw) > MAX_DEPTH:  # the trace's own limit; deeper is refused before parsing, as in TypeScript
+        losses.add(item.index, "/payload/arguments", "arguments-too-deep")
+        return {}
     try:
-        parsed = json.loads(raw)
+        parsed = as_javascript(json.loads(raw))
         spelled = compact_json(parsed)
     except (ValueError, RecursionError):  # not JSON, or nested past what a parse can hold
         losses.add(item.index, "/payload/arguments", "arguments-not-json")

@@ -66,10 +66,10 @@ def _group(g: Group, out: list[dict[str, Any]], losses: LossLog) -> None:
         message["tool_calls"] = calls
     text = "".join(item.text("thinking") for item in thinking)
     if text:
-        fields = {item.fidelity.get("reasoning_field") for item in thinking}
-        if fields == {"reasoning_content"}:
+        fields = [item.fidelity.get("reasoning_field") for item in thinking]  # any JSON value: no set
+        if all(f == "reasoning_content" for f in fields):
             message["reasoning_content"] = text
-        elif fields == {"reasoning"}:
+        elif all(f == "reasoning" for f in fields):
             message["reasoning"] = text
         else:
             message["reasoning_content"] = text

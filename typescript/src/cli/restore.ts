@@ -121,16 +121,18 @@ export async function restoreCommand(argv: readonly string[]): Promise<number> {
     const summary = from !== undefined ? `, the summary written from line ${from.line}` : "";
     await writeErr(`${me}: ${where}: the context is closed by a completed compaction: the next one starts empty${summary}\n`);
   }
+  for (const item of ctx.messages) {
+    if (item.line === null) await writeErr(`${me}: ${where}: a placeholder output synthesized for a tool call with no output in the trace\n`);
+  }
   const out = new Sink(null);
   if (args.to !== null) {
     const { body, losses } = project(ctx, args.to);
-    for (const loss of losses) await writeErr(`loss: message ${loss.message} ${sanitize(clipText(loss.pointer))}: ${loss.reason}\n`);
+    for (const loss of losses) await writeErr(`loss: message ${loss.message} ${sanitize(clipText(loss.pointer))}: ${sanitize(loss.reason)}\n`);
     await out.write(utf8.encode(`${JSON.stringify(body)}\n`));
     await out.flush();
     return EXIT_OK;
   }
   for (const item of ctx.messages) {
-    if (item.line === null) await writeErr(`${me}: ${where}: a placeholder output synthesized for a tool call with no output in the trace\n`);
     await out.write(item.raw);
     await out.write(LF);
   }

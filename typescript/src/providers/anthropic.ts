@@ -1,30 +1,27 @@
 /**
- * Anthropic Messages: a context as the `system` and `messages` of a request body (model and
- * `max_tokens` are the caller's). The mapping of the reference's gateway client
- * (Prism-Shadow/AgentHub `src_ts/src/claude4_6/client.ts`, `transformUniMessageToModelInput`):
+ * Anthropic Messages: a context as the `system` and `messages` of a request body (`model` and
+ * `max_tokens` are the caller's), as the Python binding's `omnimessage.providers.anthropic` (the
+ * spec; docs/model.md, "Providers"), after the reference's gateway client (AgentHub
+ * `ant_messages/client.py`, `transform_uni_message_to_model_input`):
  *
  * - each run of one role is one message, one content block per payload;
  * - `thinking` is a thinking block signed with `fidelity.signature`; the gateway's redacted
  *   sentinel text (`_REDACTED_THINKING`) is a `redacted_thinking` block whose data is that
- *   signature; a thinking without a signature cannot be replayed (`thinking-signature-missing`);
+ *   signature; a thinking without a signature is not sent (`thinking-unsigned`);
  * - `tool_call` is a `tool_use` block (arguments parsed, the id's `#n` suffix stripped);
  *   `tool_call_output` a `tool_result` block: its text, then its images;
- * - images: a `data:` URL is a base64 source, any other URL a URL source; `inline_data` of an
- *   image type the API takes is a base64 image, a PDF a document block;
- * - every other `fidelity` key, `inline_thinking`, other media types: losses.
+ * - images: a `data:` URL is a base64 source, any other URL a URL source;
+ * - every other `fidelity` key, `inline_data` and `inline_thinking`: losses.
  *
  * @module
  */
 
-import type { ModelPayload } from "../generated/types.js";
-import { Losses, convertRuns, dataUrl, fidelityOf, parseArguments, stripToolCallIdSuffix, unsupported, type Projection, type ProjectionInput } from "./types.js";
+import { dataUrl, prepare, stripIdSuffix, toolArguments, type Item, type LossLog, type Projection, type ProjectionInput } from "./types.js";
 
-/** The image media types the Messages API takes. */
+/** The image media types the Messages API takes (a `data:` URL's own type is passed on as it is). */
 export type AnthropicImageType = "image/jpeg" | "image/png" | "image/gif" | "image/webp";
 
-const IMAGE_TYPES: readonly string[] = ["image/jpeg", "image/png", "image/gif", "image/webp"];
-
-/** The gateway's text of a redacted thinking block (claude4_6/client.ts `REDACTED_THINKING`). */
+/** The gateway's text of a redacted thinking block (`REDACTED_THINKING` of the gateway client). */
 export const REDACTED_THINKING = "_REDACTED_THINKING";
 
 export interface AnthropicImageBlock {
@@ -38,11 +35,10 @@ export interface AnthropicTextBlock {
 export type AnthropicBlock =
   | AnthropicTextBlock
   | AnthropicImageBlock
-  | { type: "document"; source: { type: "base64"; media_type: "application/pdf"; data: string } }
   | { type: "thinking"; thinking: string; signature: string }
   | { type: "redacted_thinking"; data: string }
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
-  | { type: "tool_result"; tool_use_id: string; content: (AnthropicTextBlock | AnthropicImageBlock)[] };
+  | { type: "tool_result"; content: (AnthropicTextBlock | AnthropicImageBlock)[]; tool_use_id: string };
 
 export interface AnthropicMessage {
   role: "user" | "assistant";
@@ -55,63 +51,63 @@ export interface AnthropicBody {
   messages: AnthropicMessage[];
 }
 
-function image(url: string): AnthropicImageBlock | null {
+function image(item: Item, url: string, pointer: string, losses: LossLog): AnthropicImageBlock | null {
+  if (!url.startsWith("data:")) return { type: "image", source: { type: "url", url } };
   const d = dataUrl(url);
-  if (d === null) return { type: "image", source: { type: "url", url } };
-  return IMAGE_TYPES.includes(d.mediaType) ? { type: "image", source: { type: "base64", media_type: d.mediaType as AnthropicImageType, data: d.data } } : null;
+  if (d === null) {
+    losses.add(item.index, pointer, "image-url-malformed");
+    return null;
+  }
+  return { type: "image", source: { type: "base64", media_type: d.mediaType as AnthropicImageType, data: d.data } };
 }
 
-function block(index: number, p: ModelPayload, losses: Losses): AnthropicBlock | null {
-  const fidelity = "fidelity" in p ? fidelityOf(p) : {};
-  switch (p.type) {
+function thinking(item: Item, losses: LossLog): AnthropicBlock | null {
+  const signature = item.fidelity.signature;
+  if (typeof signature !== "string") {
+    losses.add(item.index, "/payload/thinking", "thinking-unsigned");
+    losses.fidelity(item);
+    return null;
+  }
+  losses.fidelity(item, ["signature"]);
+  const text = item.text("thinking");
+  return text === REDACTED_THINKING ? { type: "redacted_thinking", data: signature } : { type: "thinking", thinking: text, signature };
+}
+
+function block(item: Item, losses: LossLog): AnthropicBlock | null {
+  switch (item.type) {
     case "text":
-      losses.fidelity(index, fidelity);
-      return { type: "text", text: p.text };
-    case "thinking": {
-      const signature = fidelity.signature;
-      losses.fidelity(index, fidelity, ["signature"]);
-      if (typeof signature !== "string") {
-        losses.add(index, "/payload/thinking", "thinking-signature-missing");
-        return null;
-      }
-      return p.thinking === REDACTED_THINKING ? { type: "redacted_thinking", data: signature } : { type: "thinking", thinking: p.thinking, signature };
-    }
+      losses.fidelity(item);
+      return { type: "text", text: item.text("text") };
+    case "image_url":
+      return image(item, item.text("image_url"), "/payload/image_url", losses);
+    case "thinking":
+      return thinking(item, losses);
     case "tool_call": {
-      losses.fidelity(index, fidelity);
-      const args = parseArguments(p.arguments);
-      if ("reason" in args) losses.add(index, "/payload/arguments", args.reason);
-      return { type: "tool_use", id: stripToolCallIdSuffix(p.tool_call_id), name: p.name, input: "value" in args ? args.value : {} };
+      losses.fidelity(item);
+      const id = stripIdSuffix(item, losses);
+      return { type: "tool_use", id, name: item.text("name"), input: toolArguments(item, losses) };
     }
     case "tool_call_output": {
-      const content: (AnthropicTextBlock | AnthropicImageBlock)[] = [{ type: "text", text: p.output }];
-      (p.images ?? []).forEach((url, k) => {
-        const b = image(url);
-        if (b === null) losses.add(index, `/payload/images/${k}`, "image-type-not-supported");
-        else content.push(b);
+      const content: (AnthropicTextBlock | AnthropicImageBlock)[] = [{ type: "text", text: item.text("output") }];
+      item.images().forEach((url, n) => {
+        const b = image(item, url, `/payload/images/${n}`, losses);
+        if (b !== null) content.push(b);
       });
-      return { type: "tool_result", tool_use_id: stripToolCallIdSuffix(p.tool_call_id), content };
+      return { type: "tool_result", content, tool_use_id: stripIdSuffix(item, losses) };
     }
-    case "image_url": {
-      const b = image(p.image_url);
-      if (b === null) losses.add(index, "/payload/image_url", "image-type-not-supported");
-      return b;
-    }
-    case "inline_data":
-      losses.fidelity(index, fidelity);
-      if (IMAGE_TYPES.includes(p.mime_type)) return { type: "image", source: { type: "base64", media_type: p.mime_type as AnthropicImageType, data: p.data } };
-      if (p.mime_type === "application/pdf") return { type: "document", source: { type: "base64", media_type: "application/pdf", data: p.data } };
-      losses.add(index, "/payload/mime_type", "inline-data-type-not-supported");
+    default: // inline_data, inline_thinking
+      losses.add(item.index, "/payload/type", "inline-data-not-supported");
       return null;
-    default:
-      return unsupported(index, p, losses);
   }
 }
 
 /** The Anthropic Messages request body of a context (without `model` and `max_tokens`). */
 export function projectAnthropic(input: ProjectionInput): Projection<AnthropicBody> {
-  const losses = new Losses();
-  const runs = convertRuns(input, losses, (index, p) => block(index, p, losses));
-  const messages: AnthropicMessage[] = runs.map(({ role, items }) => ({ role, content: items }));
-  const system = input.config.system_prompt;
-  return { body: system === "" ? { messages } : { system, messages }, losses: losses.list };
+  const { groups, losses, system } = prepare(input);
+  const messages: AnthropicMessage[] = [];
+  for (const g of groups) {
+    const content = g.items.map((item) => block(item, losses)).filter((b): b is AnthropicBlock => b !== null);
+    if (content.length > 0) messages.push({ role: g.role, content });
+  }
+  return { body: { system, messages }, losses: losses.sorted() };
 }

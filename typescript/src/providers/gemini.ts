@@ -1,24 +1,16 @@
 /**
- * Gemini `generateContent`: a context as the `systemInstruction` and `contents` of a request body.
- * The mapping of the reference's gateway client (Prism-Shadow/AgentHub
- * `src_ts/src/gemini3/client.ts`, `transformUniMessageToModelInput`):
- *
- * - each run of one role is one content, `user` or `model`, one part per payload;
- * - `fidelity.signature` is the part's `thoughtSignature` (text, thinking and function calls);
- *   `thinking` is a text part marked `thought`;
- * - `tool_call` is a `functionCall` with its arguments parsed; `tool_call_output` a
- *   `functionResponse` named by the tool-call id with its `#n` suffix stripped (Gemini pairs a
- *   response with its call by the function name, which the gateway made the id), `{ result }` its
- *   output, its images inline parts;
- * - `data:` URLs and `inline_data` are `inlineData`; an image by any other URL would have to be
- *   fetched (the gateway does), which a projection does not: `image-url-not-supported`;
- * - every other `fidelity` key and `inline_thinking`: losses.
+ * Gemini `generateContent`: a context as the `contents` and `systemInstruction` of a request body
+ * (REST JSON), as the Python binding's `omnimessage.providers.gemini` (the spec; docs/model.md,
+ * "Providers"): one content per run of one role (`user`, `model`); text, thinking (`thought`),
+ * inline data and tool calls carry a base64 `fidelity.signature` as `thoughtSignature`; a tool
+ * call is a `functionCall` (its id unless the id is the function's name), a tool output a
+ * `functionResponse` named after its call; data URLs are inline data; a run mixing function
+ * responses with other parts is split into consecutive contents of the same role.
  *
  * @module
  */
 
-import type { ModelPayload } from "../generated/types.js";
-import { Losses, convertRuns, dataUrl, fidelityOf, parseArguments, stripToolCallIdSuffix, unsupported, type Projection, type ProjectionInput } from "./types.js";
+import { dataUrl, prepare, stripIdSuffix, toolArguments, type Item, type LossLog, type Projection, type ProjectionInput } from "./types.js";
 
 export interface GeminiBlob {
   mimeType: string;
@@ -29,8 +21,8 @@ export interface GeminiPart {
   thought?: boolean;
   thoughtSignature?: string;
   inlineData?: GeminiBlob;
-  functionCall?: { name: string; args: Record<string, unknown> };
-  functionResponse?: { name: string; response: { result: string }; parts?: { inlineData: GeminiBlob }[] };
+  functionCall?: { id?: string; name: string; args: Record<string, unknown> };
+  functionResponse?: { id?: string; name: string; response: { result: string }; parts?: { inlineData: GeminiBlob }[] };
 }
 export interface GeminiContent {
   role: "user" | "model";
@@ -39,56 +31,99 @@ export interface GeminiContent {
 
 /** The request body of `generateContent` (REST) without the model. */
 export interface GeminiBody {
-  systemInstruction?: { parts: { text: string }[] };
   contents: GeminiContent[];
+  systemInstruction?: { parts: { text: string }[] };
 }
 
-function signed(part: GeminiPart, index: number, fidelity: Record<string, unknown>, losses: Losses): GeminiPart {
-  const signature = fidelity.signature;
-  losses.fidelity(index, fidelity, typeof signature === "string" ? ["signature"] : []);
-  return typeof signature === "string" ? { ...part, thoughtSignature: signature } : part;
+function inline(item: Item, url: string, pointer: string, losses: LossLog): GeminiBlob | null {
+  const d = dataUrl(url);
+  if (d === null) {
+    losses.add(item.index, pointer, "image-url-not-inlined");
+    return null;
+  }
+  return { mimeType: d.mediaType, data: d.data };
 }
 
-function part(index: number, p: ModelPayload, losses: Losses): GeminiPart | null {
-  const fidelity = "fidelity" in p ? fidelityOf(p) : {};
-  switch (p.type) {
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+/** Canonical standard base64, the only spelling the API (and the SDK's bytes field) takes: padded
+ * to whole quads, the bits below the last byte zero (what decodes and re-encodes to itself). */
+function isBase64(value: unknown): boolean {
+  if (typeof value !== "string" || !/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/.test(value)) return false;
+  if (value.endsWith("==")) return (ALPHABET.indexOf(value[value.length - 3] as string) & 0x0f) === 0;
+  if (value.endsWith("=")) return (ALPHABET.indexOf(value[value.length - 2] as string) & 0x03) === 0;
+  return true;
+}
+
+function signed(item: Item, part: GeminiPart, losses: LossLog): GeminiPart {
+  const signature = item.fidelity.signature;
+  const present = signature !== undefined && signature !== null;
+  if (present && !isBase64(signature)) losses.add(item.index, "/payload/fidelity/signature", "signature-not-base64");
+  losses.fidelity(item, ["signature"]);
+  if (present && isBase64(signature)) part.thoughtSignature = signature as string;
+  return part;
+}
+
+function toPart(item: Item, names: Map<string, string>, losses: LossLog): GeminiPart | null {
+  switch (item.type) {
     case "text":
-      return signed({ text: p.text }, index, fidelity, losses);
-    case "thinking":
-      return signed({ text: p.thinking, thought: true }, index, fidelity, losses);
-    case "tool_call": {
-      const args = parseArguments(p.arguments);
-      if ("reason" in args) losses.add(index, "/payload/arguments", args.reason);
-      return signed({ functionCall: { name: p.name, args: "value" in args ? args.value : {} } }, index, fidelity, losses);
-    }
-    case "tool_call_output": {
-      const images: { inlineData: GeminiBlob }[] = [];
-      (p.images ?? []).forEach((url, k) => {
-        const d = dataUrl(url);
-        if (d === null) losses.add(index, `/payload/images/${k}`, "image-url-not-supported");
-        else images.push({ inlineData: { mimeType: d.mediaType, data: d.data } });
-      });
-      const response = { name: stripToolCallIdSuffix(p.tool_call_id), response: { result: p.output } };
-      return { functionResponse: images.length > 0 ? { ...response, parts: images } : response };
-    }
-    case "image_url": {
-      const d = dataUrl(p.image_url);
-      if (d === null) losses.add(index, "/payload/image_url", "image-url-not-supported");
-      return d === null ? null : { inlineData: { mimeType: d.mediaType, data: d.data } };
+      return signed(item, { text: item.text("text") }, losses);
+    case "thinking": {
+      const thought = signed(item, { text: item.text("thinking"), thought: true }, losses);
+      if (thought.text === "" && thought.thoughtSignature === undefined) {
+        losses.add(item.index, "/payload/thinking", "thinking-empty"); // an empty thought: nothing to send
+        return null;
+      }
+      return thought;
     }
     case "inline_data":
-      losses.fidelity(index, fidelity);
-      return { inlineData: { mimeType: p.mime_type, data: p.data } };
-    default:
-      return unsupported(index, p, losses);
+    case "inline_thinking": {
+      const part: GeminiPart = { inlineData: { mimeType: item.text("mime_type"), data: item.text("data") } };
+      if (item.type === "inline_thinking") part.thought = true;
+      return signed(item, part, losses);
+    }
+    case "image_url": {
+      const blob = inline(item, item.text("image_url"), "/payload/image_url", losses);
+      return blob === null ? null : { inlineData: blob };
+    }
+    case "tool_call": {
+      const id = stripIdSuffix(item, losses);
+      const name = item.text("name");
+      names.set(id, name);
+      const args = toolArguments(item, losses);
+      return signed(item, { functionCall: id !== name ? { id, name, args } : { name, args } }, losses);
+    }
+    default: {
+      // tool_call_output
+      const id = stripIdSuffix(item, losses);
+      const name = names.get(id) ?? id;
+      const response: NonNullable<GeminiPart["functionResponse"]> = id !== name ? { id, name, response: { result: item.text("output") } } : { name, response: { result: item.text("output") } };
+      const blobs = item.images().map((url, n) => inline(item, url, `/payload/images/${n}`, losses)).filter((b): b is GeminiBlob => b !== null);
+      if (blobs.length > 0) response.parts = blobs.map((b) => ({ inlineData: b }));
+      return { functionResponse: response };
+    }
   }
+}
+
+/** Function responses and other parts in separate runs, in order (one run when homogeneous). */
+function runs(parts: GeminiPart[]): GeminiPart[][] {
+  const out: GeminiPart[][] = [];
+  for (const part of parts) {
+    const last = out[out.length - 1];
+    if (last !== undefined && ("functionResponse" in (last[last.length - 1] as GeminiPart)) === ("functionResponse" in part)) last.push(part);
+    else out.push([part]);
+  }
+  return out;
 }
 
 /** The Gemini `generateContent` request body of a context. */
 export function projectGemini(input: ProjectionInput): Projection<GeminiBody> {
-  const losses = new Losses();
-  const runs = convertRuns(input, losses, (index, p) => part(index, p, losses));
-  const contents: GeminiContent[] = runs.map(({ role, items }) => ({ role: role === "user" ? "user" : "model", parts: items }));
-  const system = input.config.system_prompt;
-  return { body: system === "" ? { contents } : { systemInstruction: { parts: [{ text: system }] }, contents }, losses: losses.list };
+  const { groups, losses, system } = prepare(input);
+  const names = new Map<string, string>();
+  const contents: GeminiContent[] = [];
+  for (const g of groups) {
+    const parts = g.items.map((item) => toPart(item, names, losses)).filter((p): p is GeminiPart => p !== null);
+    for (const run of runs(parts)) contents.push({ role: g.role === "user" ? "user" : "model", parts: run });
+  }
+  return { body: { contents, systemInstruction: { parts: [{ text: system }] } }, losses: losses.sorted() };
 }

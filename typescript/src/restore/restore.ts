@@ -233,7 +233,8 @@ export function restore(traceRoot: string, sessionId: string, options: RestoreOp
     last = rec;
     lastTs = rec.timestamp || lastTs;
     if (rec.kind === "session_meta") {
-      if (meta === null) meta = { path, line: line.number, raw: line.raw, message: msg };
+      // a copy: the line is a view of the read buffer, which the next chunk overwrites
+      if (meta === null) meta = { path, line: line.number, raw: line.raw.slice(), message: msg };
       continue;
     }
     if (rec.kind === "event_msg") {
@@ -253,7 +254,7 @@ export function restore(traceRoot: string, sessionId: string, options: RestoreOp
     if (rec.ptype.startsWith("partial_")) continue; // a streaming fragment: never stored as context
     held += line.raw.length;
     if (held > maxContextBytes) throw new RestoreError(path, line.number, `the context exceeds ${maxContextBytes} bytes (max_context_bytes)`);
-    const item: ContextLine = { path, line: line.number, raw: line.raw, message: msg };
+    const item: ContextLine = { path, line: line.number, raw: line.raw.slice(), message: msg }; // a copy, as above
     replay.model(turn(item, rec));
     if (replay.inRequest && rec.ptype === "text" && rec.fields.role === "assistant") requestText.push(item);
   }
