@@ -22,6 +22,7 @@ import msgspec
 
 from omnimessage_dev.synth import corpora as corpus
 
+from .callgrind import part as callgrind_part
 from .impls import Impl, python_impls
 from .native import native_impls
 from .node import node_impls
@@ -159,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--rounds", type=int, default=None)
     p.add_argument("--scale", type=float, default=float(os.environ.get("BENCH_SCALE", "1")))
-    p.add_argument("--tasks", default="decode_validate,roundtrip,read,validate_rules,memory,parallel,scaling")
+    p.add_argument("--tasks", default="decode_validate,roundtrip,read,validate_rules,memory,parallel,scaling,callgrind")
     p.add_argument("--out", type=Path, default=ROOT / "bench")
     p.add_argument(
         "--require-all", action="store_true",
@@ -184,6 +185,12 @@ def main(argv: list[str] | None = None) -> int:
     extra = memory_and_parallel(tasks, corpora_dir, scale, quick=args.quick)
     if "scaling" in tasks:
         extra["scaling"] = run_isolated(scale, quick=args.quick, required=args.require_all)
+    if "callgrind" in tasks:
+        node = any(i.name == "omnimessage-typescript" for i in impls)
+        counted = callgrind_part(corpora, corpora_dir / "callgrind", quick=args.quick, node=node,
+                                 required=args.require_all)
+        if counted:
+            extra["callgrind"] = counted
     load_after = os.getloadavg()[0]
     doc = {
         "commit": commit(),
