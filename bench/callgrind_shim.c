@@ -33,20 +33,22 @@ extern int napi_create_function(napi_env, const char *, size_t, napi_callback, v
 extern int napi_set_named_property(napi_env, napi_value, const char *, napi_value);
 extern int napi_get_undefined(napi_env, napi_value *);
 
-static napi_value js_start(napi_env env, napi_callback_info info) {
+static napi_value undefined_value(napi_env env) {
     napi_value undefined;
-    (void)info;
-    om_callgrind_start();
     napi_get_undefined(env, &undefined);
     return undefined;
 }
 
+static napi_value js_start(napi_env env, napi_callback_info info) {
+    (void)info;
+    om_callgrind_start();
+    return undefined_value(env);
+}
+
 static napi_value js_stop(napi_env env, napi_callback_info info) {
-    napi_value undefined;
     (void)info;
     om_callgrind_stop();
-    napi_get_undefined(env, &undefined);
-    return undefined;
+    return undefined_value(env);
 }
 
 napi_value napi_register_module_v1(napi_env env, napi_value exports) {

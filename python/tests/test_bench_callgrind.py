@@ -1,7 +1,8 @@
 """The bench's load-proof figure (bench/callgrind.py): the instructions of a measured pass, counted by
 valgrind's callgrind with counting switched on for the pass alone. The figure judges targets only if
 it is the same every time: the same binary, input and environment give the same count, twice (a
-determinism check, no timing), and start-up is not in it (an empty pass counts next to nothing)."""
+determinism check, no timing; Node's to 0.1%, see below), and start-up is not in it (an empty pass
+counts next to nothing)."""
 
 from __future__ import annotations
 
@@ -42,7 +43,12 @@ def test_a_pass_counts_the_same_instructions_twice_and_start_up_is_not_counted(
     rows = [("decode_validate", impl, lines), ("decode_validate", impl, empty)]
     first = callgrind.run_rows(language, rows, tmp_path, shims, warm_lines=200)
     second = callgrind.run_rows(language, rows, tmp_path, shims, warm_lines=200)
-    assert first == second, (first, second)
+    if language == "python":
+        assert first == second, (first, second)
+    else:
+        # V8 reads the clock in its compiler and its collector (and paces incremental marking by it):
+        # on a loaded machine two runs differed by up to 0.02%. Equal to 0.1%, and the empty pass exactly.
+        assert abs(first[0] - second[0]) <= first[0] // 1000 and first[1] == second[1], (first, second)
     counted, nothing = first
     # Start-up runs tens of millions of instructions; the empty pass only switches counting on and off.
     assert nothing < 50_000 < counted, first
