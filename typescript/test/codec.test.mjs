@@ -220,6 +220,7 @@ describe("strict decoding", () => {
     // whole line first. Each place the proof touches, with a lone half, a reversed pair and a pair.
     const { decodeLine } = await import("../dist/codec.js");
     const { readCanonical } = await import("../dist/canonical.js");
+    const { readMessage } = await import("../dist/generated/read.js");
     const L = (text, extra = "") => line(`{"type":"text","role":"user","text":"${text}"${extra}}`);
     const canonical = [ // a pair in place of the @ makes a canonical line
       L("@"), L("@abc"), L("abc@"), L("a@b"), // a string without escapes: start, end, middle
@@ -247,13 +248,13 @@ describe("strict decoding", () => {
       const offset = enc.encode(place.slice(0, place.indexOf("@"))).length;
       for (const [lone, skip] of [["\ud83d", 0], ["\ude00", 0], ["\ude00\ud83d", 0], ["a\ud83d", 1]]) {
         const input = place.replace("@", lone);
-        assert.equal(readCanonical(input, end(input), true), null, JSON.stringify(input));
+        assert.equal(readCanonical(readMessage, input, end(input), true), null, JSON.stringify(input));
         for (const got of both(input)) assert.deepEqual(got, { category: "invalid_utf8", offset: offset + skip }, JSON.stringify(input));
       }
       const input = place.replace("@", "\ud83d\ude00");
       const [onePass, general] = both(input);
       assert.deepEqual(onePass, general, place);
-      if (canonical.includes(place)) assert.ok(onePass.ok && readCanonical(input, end(input), true) !== null, place);
+      if (canonical.includes(place)) assert.ok(onePass.ok && readCanonical(readMessage, input, end(input), true) !== null, place);
     }
     assert.equal(decode(L("\ud83d\ude00")).payload.text, "\u{1f600}");
     assert.equal(decode(L("\\n\ud83d\ude00\\t")).payload.text, "\n\u{1f600}\t");
