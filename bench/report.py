@@ -156,6 +156,10 @@ JUDGED = (
 )
 
 
+NODE_PREFIXES = ("omnimessage-typescript", "json-parse")
+"""How the implementations run by Node begin (bench/node.py)."""
+
+
 def instruction_section(doc: dict[str, Any]) -> list[str]:
     """The instruction counts (bench/callgrind.py) beside the wall-time ratios of the same rows."""
     cg = doc["callgrind"]
@@ -172,19 +176,20 @@ def instruction_section(doc: dict[str, Any]) -> list[str]:
         "with V8's `--predictable --predictable-gc-schedule` and fixed seeds (one thread; callgrind counts "
         "every thread anyway): the same binaries and inputs give the same counts in Python, and in Node to within "
         "0.02% (V8 reads the clock in its compiler and collector). x ours (instructions): "
-        "our Python decode's count over this row's (for a roundtrip, our roundtrip's), the same way round as "
-        "MB/s (above 1: fewer instructions than ours); x ours (wall): the same ratio by MB/s.",
+        "our count in the same language over this row's (our Python or TypeScript decode's; for a roundtrip, "
+        "our roundtrip's), the same way round as MB/s (above 1: fewer instructions than ours); x ours (wall): "
+        "the same ratio by MB/s.",
         "",
         "| task | corpus | implementation | instructions | a line | x ours (instructions) | x ours (wall) |",
         "| --- | --- | --- | ---: | ---: | ---: | ---: |",
     ]
-    ours = {"decode_validate": "omnimessage-python", "roundtrip": "omnimessage-python",
-            "validate_rules": "omnimessage-python"}
     for r in cg["results"]:
         task, corpus = r["task"], r["corpus"]
         base_task = "decode_validate" if task == "validate_rules" else task
-        base = instructions(doc, base_task, corpus, ours[task]) if task in ours else None
-        wall, wbase = _get(doc, task, corpus, r["impl"]), _get(doc, base_task, corpus, ours.get(task, ""))
+        # Node's rows (bench/node.py names them so) against our TypeScript, the others against our Python.
+        ours = "omnimessage-typescript" if r["impl"].startswith(NODE_PREFIXES) else "omnimessage-python"
+        base = instructions(doc, base_task, corpus, ours)
+        wall, wbase = _get(doc, task, corpus, r["impl"]), _get(doc, base_task, corpus, ours)
         xi = f"{base / r['instructions']:.2f}" if base and r["instructions"] else ""
         xw = f"{wall['mb_per_s'] / wbase['mb_per_s']:.2f}" if wall and wbase and wbase["mb_per_s"] else ""
         out.append(f"| {task} | {corpus} | {r['impl']} | {r['instructions']:,} | {r['per_line']:,} | {xi} | {xw} |")

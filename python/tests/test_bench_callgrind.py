@@ -27,7 +27,8 @@ pytestmark = pytest.mark.skipif(_missing is not None and not REQUIRE_TOOLS, reas
 def tiny(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, tuple[Path, Path]]:
     work = tmp_path_factory.mktemp("callgrind")
     lines = work / "trace.jsonl"
-    lines.write_bytes(b"".join(corpora.trace(24 << 10)))
+    # A few lines: the cost of this test is valgrind starting Python and Node (four processes), not the pass.
+    lines.write_bytes(b"".join(corpora.trace(8 << 10)))
     empty = work / "empty.jsonl"
     empty.write_bytes(b"")
     return lines, empty, callgrind.build_shims(work)

@@ -46,6 +46,9 @@ def test_targets_are_judged_on_instructions_where_both_passes_were_counted(tmp_p
         {"task": "decode_validate", "corpus": "stream", "impl": "omnimessage-python", "instructions": 1000,
          "per_line": 10},
         {"task": "decode_validate", "corpus": "stream", "impl": "msgspec-untyped", "instructions": 900, "per_line": 9},
+        {"task": "decode_validate", "corpus": "stream", "impl": "omnimessage-typescript", "instructions": 4000,
+         "per_line": 40},
+        {"task": "decode_validate", "corpus": "stream", "impl": "json-parse", "instructions": 1000, "per_line": 10},
     ]
     doc["callgrind"] = {"valgrind": "valgrind-3.19.0", "seconds": 1.0, "results": counted,
                         "corpora": {"stream": {"bytes": 100, "lines": 100}}}
@@ -61,3 +64,5 @@ def test_targets_are_judged_on_instructions_where_both_passes_were_counted(tmp_p
     assert "| target | wall time | instructions | minimum | judged on | met |" in text
     assert f"| {label} | {wall[1]} | 0.8 | 0.85 | instructions | **no** |" in text
     assert "## instructions (callgrind)" in text and "| decode_validate | stream | msgspec-untyped | 800 | 9 | 1.25 |" in text
+    # Node's rows against our TypeScript, not our Python.
+    assert "| decode_validate | stream | json-parse | 1,000 | 10 | 4.00 |" in text
