@@ -39,6 +39,8 @@ def test_a_pass_counts_the_same_instructions_twice_and_start_up_is_not_counted(
     tiny: tuple[Path, Path, tuple[Path, Path]], language: str, impl: str, tmp_path: Path
 ) -> None:
     if language == "node" and not (ROOT / "typescript" / "dist").is_dir():
+        if REQUIRE_TOOLS:  # make test: a gate never passes for want of what it measures
+            pytest.fail("the TypeScript build is missing (make setup)")
         pytest.skip("the TypeScript build is missing (make setup)")
     lines, empty, shims = tiny
     rows = [("decode_validate", impl, lines), ("decode_validate", impl, empty)]
