@@ -135,7 +135,8 @@ test-hostile: setup
 	OMNIMESSAGE_HOSTILE=full $(BIN)/pytest -p no:cacheprovider python/tests/test_hostile_files.py -s
 
 # Throughput side by side with the peers (about 15 minutes from a fresh clone on an idle 2-core machine;
-# BENCH_SCALE scales the corpora):
+# BENCH_SCALE scales the corpora), then the instructions of the passes the ratio targets compare, counted by
+# valgrind's callgrind (bench/callgrind.py; a few minutes, the figure those targets are judged on):
 # writes bench/results.json, bench/RESULTS.md and bench/throughput.png; a peer that cannot run is an error.
 bench: setup rust-build go-build peers-build
 	$(BIN)/python -m bench.run --require-all

@@ -22,6 +22,7 @@ import msgspec
 
 from omnimessage_dev.synth import corpora as corpus
 
+from .callgrind import part as callgrind_part
 from .impls import Impl, python_impls
 from .let_through import let_through
 from .native import native_impls
@@ -170,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument("--rounds", type=int, default=None)
     p.add_argument("--scale", type=float, default=float(os.environ.get("BENCH_SCALE", "1")))
-    p.add_argument("--tasks", default="decode_validate,roundtrip,read,validate_rules,memory,parallel,scaling")
+    p.add_argument("--tasks", default="decode_validate,roundtrip,read,validate_rules,memory,parallel,scaling,callgrind")
     p.add_argument("--out", type=Path, default=ROOT / "bench")
     p.add_argument(
         "--require-all", action="store_true",
@@ -197,6 +198,12 @@ def main(argv: list[str] | None = None) -> int:
         extra["let_through"] = let_through()
     if "scaling" in tasks:
         extra["scaling"] = run_isolated(scale, quick=args.quick, required=args.require_all)
+    if "callgrind" in tasks:
+        node = any(i.name == "omnimessage-typescript" for i in impls)
+        counted = callgrind_part(corpora, corpora_dir / "callgrind", quick=args.quick, node=node,
+                                 required=args.require_all)
+        if counted:
+            extra["callgrind"] = counted
     load_after = os.getloadavg()[0]
     doc = {
         "commit": commit(),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import json
+import random
 import shutil
 import subprocess
 import sys
@@ -145,6 +146,34 @@ def test_split_surrogates_in_fragments_agree() -> None:
     _fail_on(diffs, n)
     n, diffs = compare(lines, False, "strict", "string")
     _fail_on(diffs, n)
+
+
+def test_lone_surrogates_in_js_strings_are_refused_where_python_refuses_their_bytes(corpus: list[bytes]) -> None:
+    """A JS string can hold a lone surrogate, which UTF-8 cannot carry: the same line as bytes
+    (`surrogatepass`: ED A0 80 ...) is what Python refuses, as invalid_utf8 at its offset. TypeScript
+    refuses the string alike on every path, the one-pass reader's too (it proves the absence in the
+    searches it makes anyway, canonical.ts): canonical lines, one lone half or a reversed pair put
+    anywhere, mostly where a character fits (a string of free text: the one-pass reader reads the line
+    with an é there)."""
+    rng = random.Random(SEED + 2)
+    canon = [r[1].decode() for r in (python_result(x, False) for x in corpus[:3000]) if r[0] == "out"]
+    texts, inside = [], 0
+    for line in canon:
+        for _ in range(8):  # the first of a few random places where an é keeps the line valid, else the last
+            i = rng.randrange(len(line) + 1)
+            fits = python_result((line[:i] + "\u00e9" + line[i:]).encode(), False)[0] == "out"
+            if fits:
+                break
+        inside += fits
+        texts.append(line[:i] + rng.choice(["\ud83d", "\ude00", "\ude00\ud83d"]) + line[i:])
+    assert len(texts) > 1000 and inside > len(texts) * 3 // 4, (len(texts), inside)
+    got = typescript_results([json.dumps(t).encode() for t in texts], "strict", "json")
+    diffs = []
+    for text, t in zip(texts, got, strict=True):
+        p = python_result(text.encode("utf-8", "surrogatepass"), False)
+        if p != t or p[:2] != ("err", "invalid_utf8"):
+            diffs.append(f"{text[:300]!r}\n    python:     {p}\n    typescript: {t}")
+    _fail_on(diffs, len(texts))
 
 
 def _is_utf8(data: bytes) -> bool:

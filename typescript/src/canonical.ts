@@ -28,8 +28,20 @@ function next(t: string, needle: string, from: number): number {
   return i < 0 ? t.length : i;
 }
 
-/** The characters of a string token up to its end, its first escape or a raw control character. */
-const PLAIN = /[^"\\\u0000-\u001f]*/y;
+/**
+ * A string token's characters and short escapes (the ones `JSON.stringify` writes: `\\"`, `\\\\`,
+ * `\\b`, `\\f`, `\\n`, `\\r`, `\\t`), up to its end, a `\\u` escape, any other escape, a raw
+ * control character or a surrogate; {@link CanonicalReader.str} goes on past a canonical `\\u00XX`
+ * and a surrogate pair. These searches are the proof that a line the one-pass path reads holds no lone
+ * surrogate, which UTF-8 cannot carry (`decode` refuses it), so such a line is not scanned again for
+ * one. (A unicode-mode class, which steps over pairs itself, costs several times this on every
+ * character.)
+ */
+const PLAIN = /(?:[^"\\\u0000-\u001f\ud800-\udfff]+|\\["\\bfnrt])*/y;
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
+}
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
@@ -40,6 +52,8 @@ class CanonicalReader implements Reader {
   pos = 0;
   /** Each string and verbatim value read, then where its token ends (what the `Verifier` of `verifier.ts` keeps). */
   readonly values: unknown[] = [];
+  /** The first backslash at or after the end of a string read before (the text's length when there is none). */
+  private backslash = -1;
 
   constructor(readonly text: string) {}
 
@@ -82,37 +96,32 @@ class CanonicalReader implements Reader {
   /**
    * A string token is canonical when its escapes are the ones `JSON.stringify` writes (`\\"`,
    * `\\\\`, the short ones, lower-case `\\u00XX` for the other control characters) and it holds
-   * no raw control character. Without escapes its value is a slice of the line (one search, by
-   * {@link PLAIN}); with them, the escapes are checked one by one (searches that only move forward),
-   * then `JSON.parse` of the token makes its value (and refuses a raw control character).
+   * no raw control character nor lone surrogate: one forward search by {@link PLAIN}, resumed past
+   * each `\\u00XX` and surrogate pair. Without escapes its value is a slice of the line; with them,
+   * `JSON.parse` of the token makes it.
    */
   str(): string {
     const t = this.text;
     const p = this.pos;
     if (t.charCodeAt(p) !== 34) throw GIVE_UP;
-    PLAIN.lastIndex = p + 1;
-    PLAIN.test(t);
-    let q = PLAIN.lastIndex;
+    let q = p + 1;
+    for (;;) {
+      PLAIN.lastIndex = q;
+      PLAIN.test(t);
+      q = PLAIN.lastIndex;
+      const c = t.charCodeAt(q);
+      if (c === 34) break;
+      if (c === 92 && t.charCodeAt(q + 1) === 117 && canonicalUnicodeEscape(t, q)) q += 6;
+      else if (c >= 0xd800 && c <= 0xdbff && isLowSurrogate(t.charCodeAt(q + 1))) q += 2;
+      else throw GIVE_UP; // another escape, a raw control character, a lone surrogate, or the line's end
+    }
+    let b = this.backslash;
+    if (b <= p) b = this.backslash = next(t, "\\", p + 1);
     let value: string;
-    const e0 = t.charCodeAt(q);
-    if (e0 === 34) value = t.slice(p + 1, q);
-    else if (e0 !== 92) throw GIVE_UP; // a raw control character, or the line's end
+    if (b > q) value = t.slice(p + 1, q);
     else {
-      // Escapes from `q` on: each one canonical; the token ends at the first quote not escaped.
-      let b = q;
-      q = next(t, '"', b);
-      do {
-        const e = t.charCodeAt(b + 1);
-        let j: number;
-        if (e === 34 || e === 92 || e === 98 || e === 102 || e === 110 || e === 114 || e === 116) j = b + 2;
-        else if (e === 117 && canonicalUnicodeEscape(t, b)) j = b + 6;
-        else throw GIVE_UP;
-        if (q < j) q = next(t, '"', j); // that quote was escaped
-        b = next(t, "\\", j);
-      } while (b < q);
-      if (q === t.length) throw GIVE_UP;
       try {
-        value = JSON.parse(t.slice(p, q + 1)) as string; // a raw control character throws
+        value = JSON.parse(t.slice(p, q + 1)) as string;
       } catch {
         throw GIVE_UP;
       }
@@ -174,6 +183,9 @@ class CanonicalReader implements Reader {
     const end = objectEnd(t, this.pos, depth, shape === "scalar_map");
     if (end < 0) throw GIVE_UP;
     const source = t.slice(this.pos, end);
+    // JSON.parse checks the grammar; the strings inside are not searched by PLAIN, so the span is
+    // checked for a lone surrogate here (only the verbatim spans, not the whole line).
+    if (!source.isWellFormed()) throw GIVE_UP;
     try {
       JSON.parse(source);
     } catch {

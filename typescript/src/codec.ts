@@ -124,23 +124,23 @@ function decodeWith<M>(t: CodecTables<M>, line: string | Uint8Array, options: De
   const lenient = options?.lenient === true;
   const retain = options?.retainSource !== false;
   let text: string | null;
+  // A string may hold a lone surrogate; text decoded from bytes never does.
+  let wellFormed: boolean;
   if (typeof line === "string") {
     text = line;
-    if (!text.isWellFormed()) {
-      // A lone surrogate in a JS string is what UTF-8 cannot carry (Python: ED A0 80 ...).
-      throw new DecodeError("invalid_utf8", "invalid UTF-8 (invalid continuation byte)", "", byteOffset(text, loneSurrogateIndex(text)));
-    }
+    wellFormed = false;
   } else if (line instanceof Uint8Array) {
     text = decodeUtf8(line);
     if (text === null) {
       const e = utf8Error(line) ?? { index: 0, reason: "invalid data" };
       throw new DecodeError("invalid_utf8", `invalid UTF-8 (${e.reason})`, "", e.index);
     }
+    wellFormed = true;
   } else {
     throw new TypeError("decode: the line must be a string or a Uint8Array");
   }
   try {
-    return decodeText(t, text, lenient, retain, onePass);
+    return decodeText(t, text, wellFormed, lenient, retain, onePass);
   } catch (e) {
     if (e instanceof RangeError) {
       // Engine limits (string length, memory): the line is too large for this process.
@@ -229,11 +229,23 @@ function lineBreakAt(text: string, end: number): number {
 /** Longer lines (UTF-16 code units) skip the fast path, whose JSON.parse is not bounded by a small multiple of the line. */
 const FAST_PATH_MAX = 1 << 20;
 
-function decodeText<M>(t: CodecTables<M>, text: string, lenient: boolean, retain: boolean, onePass: boolean): M | OpaqueMessage {
+/**
+ * Refuse a lone surrogate in a JS string (what UTF-8 cannot carry; Python: ED A0 80 ...) before any
+ * other verdict. Every path but the one-pass reader runs it first; that reader proves the absence
+ * itself in the scans it makes anyway (`canonical.ts`), so a canonical line is not scanned twice.
+ */
+function refuseLoneSurrogate(text: string, wellFormed: boolean): void {
+  if (!wellFormed && !text.isWellFormed()) {
+    throw new DecodeError("invalid_utf8", "invalid UTF-8 (invalid continuation byte)", "", byteOffset(text, loneSurrogateIndex(text)));
+  }
+}
+
+function decodeText<M>(t: CodecTables<M>, text: string, wellFormed: boolean, lenient: boolean, retain: boolean, onePass: boolean): M | OpaqueMessage {
   let end = text.length;
   if (end > 0 && text.charCodeAt(end - 1) === 10) end--;
   const broken = lineBreakAt(text, end);
   if (broken >= 0) {
+    refuseLoneSurrogate(text, wellFormed);
     const name = text.charCodeAt(broken) === 10 ? "line feed (LF)" : "carriage return (CR)";
     throw new DecodeError("line_break", `raw ${name} inside the message`, "", byteOffset(text, broken));
   }
@@ -241,12 +253,13 @@ function decodeText<M>(t: CodecTables<M>, text: string, lenient: boolean, retain
   // JSON.parse that throws costs more than the scan (empty lines, binary junk). A long line
   // skips JSON.parse, which builds every value of verbatim objects too (13x the line for a long
   // array of zeros): the plain reader only checks them.
-  if (!startsWithObject(text)) return decodeSlow(t, text, lenient);
-  if (text.length > FAST_PATH_MAX) return decodePlain(t, text) ?? decodeSlow(t, text, lenient);
-  if (onePass) {
+  if (onePass && text.length <= FAST_PATH_MAX && startsWithObject(text)) {
     const msg = readCanonical(t.readMessage, text, end, retain);
     if (msg !== null) return msg;
   }
+  refuseLoneSurrogate(text, wellFormed);
+  if (!startsWithObject(text)) return decodeSlow(t, text, lenient);
+  if (text.length > FAST_PATH_MAX) return decodePlain(t, text) ?? decodeSlow(t, text, lenient);
   let value: unknown;
   try {
     value = JSON.parse(text);

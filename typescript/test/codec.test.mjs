@@ -214,6 +214,52 @@ describe("strict decoding", () => {
     assert.deepEqual([e.category, e.offset], ["invalid_utf8", 84]);
   });
 
+  test("a lone surrogate anywhere in a JS string: refused at its offset by the one-pass path and the general one alike", async () => {
+    // The one-pass reader proves the absence in its own scans (canonical.ts): it gives up on every one
+    // of these lines (and reads each with a pair where the line is canonical); the other paths check the
+    // whole line first. Each place the proof touches, with a lone half, a reversed pair and a pair.
+    const { decodeLine } = await import("../dist/codec.js");
+    const { readCanonical } = await import("../dist/canonical.js");
+    const { readMessage } = await import("../dist/generated/read.js");
+    const L = (text, extra = "") => line(`{"type":"text","role":"user","text":"${text}"${extra}}`);
+    const canonical = [ // a pair in place of the @ makes a canonical line
+      L("@"), L("@abc"), L("abc@"), L("a@b"), // a string without escapes: start, end, middle
+      L("\\n@"), L("@\\n"), L('a\\"@\\\\b'), L("\\u0001@x"), L("\\t\\n@\\r"), // strings with escapes
+      L("x", ',"fidelity":{"k":"@"}'), L("x", ',"fidelity":{"@":1}'), L("x", ',"fidelity":{"k":"\\n@"}'), // verbatim
+    ];
+    const other = [ // not canonical (or not valid) even with a pair
+      "@" + L("a"), // the line's start
+      L("a") + "@", // its end: a high surrogate last
+      L("a") + "@\n", // before its line feed
+      line('{"type":"te@xt","role":"user","text":"a"}'), // a discriminator
+      '{"timestamp":"t","ty@pe":"model_msg","payload":{"type":"text","role":"user","text":"a"}}', // a key
+      '{"timestamp":"t\r","type":"model_msg","payload":{"type":"text","role":"user","text":"a@"}}', // and a raw CR
+    ];
+    const both = (input) => [true, false].map((onePass) => {
+      try {
+        return { ok: plain(decodeLine(input, undefined, onePass)) };
+      } catch (e) {
+        assert.ok(e instanceof DecodeError, `${e}`);
+        return { category: e.category, offset: e.offset };
+      }
+    });
+    const end = (t) => (t.endsWith("\n") ? t.length - 1 : t.length);
+    for (const place of [...canonical, ...other]) {
+      const offset = enc.encode(place.slice(0, place.indexOf("@"))).length;
+      for (const [lone, skip] of [["\ud83d", 0], ["\ude00", 0], ["\ude00\ud83d", 0], ["a\ud83d", 1]]) {
+        const input = place.replace("@", lone);
+        assert.equal(readCanonical(readMessage, input, end(input), true), null, JSON.stringify(input));
+        for (const got of both(input)) assert.deepEqual(got, { category: "invalid_utf8", offset: offset + skip }, JSON.stringify(input));
+      }
+      const input = place.replace("@", "\ud83d\ude00");
+      const [onePass, general] = both(input);
+      assert.deepEqual(onePass, general, place);
+      if (canonical.includes(place)) assert.ok(onePass.ok && readCanonical(readMessage, input, end(input), true) !== null, place);
+    }
+    assert.equal(decode(L("\ud83d\ude00")).payload.text, "\u{1f600}");
+    assert.equal(decode(L("\\n\ud83d\ude00\\t")).payload.text, "\n\u{1f600}\t");
+  });
+
   test("depth: 512 levels pass, 513 are too deep, 100000 never crash", () => {
     const deep = (n) => line(`{"type":"text","role":"user","text":"a","fidelity":{"a":${"[".repeat(n)}${"]".repeat(n)}}}`);
     assert.ok(decode(deep(MAX_DEPTH - 3)));

@@ -3,7 +3,8 @@
 // one per line; writes one JSON result per line: {"out": base64 of the canonical text, "opaque":
 // bool} or {"err": [category, pointer, offset, detail]} ({"crash": stack} if anything but a
 // DecodeError escapes). Mode "lenient" as argv[2] decodes leniently; "string" as argv[3] hands the
-// decoder JS strings (the lines must be UTF-8) instead of bytes.
+// decoder JS strings (the lines must be UTF-8) instead of bytes; "json" as argv[3] hands it the JS
+// string each line's bytes spell as a JSON string literal (how a lone surrogate reaches it).
 //
 // Mode "all" as argv[2] (the fuzzing harness, a long-running process): each result line is
 // {"s": strict, "l": lenient, "t": strict from a JS string or null when the bytes are not UTF-8},
@@ -14,6 +15,7 @@ import { DecodeError, OpaqueMessage, decode, encode } from "../dist/index.js";
 const mode = process.argv[2];
 const lenient = mode === "lenient";
 const asString = process.argv[3] === "string";
+const asJson = process.argv[3] === "json";
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 function result(input, options) {
@@ -55,6 +57,7 @@ for await (const b64 of rl) {
   }
   let input = view;
   if (asString) input = utf8.decode(view);
+  else if (asJson) input = JSON.parse(utf8.decode(view));
   out.push(JSON.stringify(result(input, { lenient })));
   if (out.length >= 1000) flush();
 }
