@@ -6,6 +6,7 @@ as it was. Every form of call gives what that function gives: the same message, 
 from __future__ import annotations
 
 import inspect
+import pickle
 from collections.abc import Callable
 from typing import Any
 
@@ -67,3 +68,5 @@ def test_with_the_accelerator_decode_is_its_entry_and_reads_as_the_python_one() 
     assert (om.decode.__name__, om.decode.__module__) == ("decode", "omnimessage.codec")
     assert om.decode.__doc__ == codec.PYTHON_DECODE.__doc__
     assert str(inspect.signature(om.decode)) == "(data, *, lenient=False)"
+    # pickled by name, as the Python function was (a Dask task or a process pool may ship it)
+    assert pickle.loads(pickle.dumps(om.decode)) is om.decode
