@@ -30,16 +30,20 @@ static PyObject *bound_decode, *bound_errors;
 static fastcall_fn bound_fn;
 static PyObject *bound_self; /* borrowed: bound_decode holds it */
 
+/* *slot = value, a new reference, and the old one released after (the same object again is safe). */
+static void hold(PyObject **slot, PyObject *value) {
+    PyObject *old = *slot;
+    Py_INCREF(value);
+    *slot = value;
+    Py_XDECREF(old);
+}
+
 static PyObject *bind(PyObject *self, PyObject *args) {
     PyObject *decode, *errors;
     (void)self;
     if (!PyArg_ParseTuple(args, "OO!", &decode, &PyTuple_Type, &errors)) return NULL;
-    Py_INCREF(decode);
-    Py_INCREF(errors);
-    Py_XDECREF(bound_decode);
-    Py_XDECREF(bound_errors);
-    bound_decode = decode;
-    bound_errors = errors;
+    hold(&bound_decode, decode);
+    hold(&bound_errors, errors);
     bound_fn = NULL;
     bound_self = NULL;
     if (PyCFunction_Check(decode) && PyCFunction_GetFlags(decode) == METH_FASTCALL) {
@@ -143,12 +147,8 @@ static PyObject *entry(PyObject *self, PyObject *args) {
         memcpy(entry_doc, doc, n + 1);
         entry_def.ml_doc = entry_doc;
     }
-    Py_INCREF(fallback);
-    Py_INCREF(refused);
-    Py_XDECREF(entry_fallback);
-    Py_XDECREF(entry_refused);
-    entry_fallback = fallback;
-    entry_refused = refused;
+    hold(&entry_fallback, fallback);
+    hold(&entry_refused, refused);
     return PyCFunction_NewEx(&entry_def, self, module); /* self: this module, so that it reads as a function */
 }
 
