@@ -9,7 +9,7 @@ cd "$(dirname "$0")/../.."
 seconds=${1:?seconds}; seeds=${2:?seed folder}
 out=.fuzz-native; mkdir -p "$out"
 src=python/omnimessage/_native
-# verify.c three times: the default (sixteen bytes at a time through plain strings with SSE2 on x86,
+# verify.c three times: the default (two blocks of sixteen bytes a turn through plain strings with SSE2 on x86,
 # else eight), eight at a time (-DOMV_NO_SSE2, renamed omv_canonical_swar) and the portable byte loop
 # (-DOMV_SCALAR_ONLY, renamed omv_canonical_scalar); the driver runs all three on every input and
 # aborts when they disagree.

@@ -38,23 +38,24 @@ DECODE_ERRORS: Final = (msgspec.DecodeError, msgspec.ValidationError, RecursionE
 DECODER: Final = msgspec.json.Decoder(Message)
 
 
-def _select() -> tuple[Callable[[bytes], Any] | None, str]:
-    """(the native fast path, DECODER's decode and the verifier in one call, or None; why it is or
-    is not in use)."""
+def _select() -> tuple[Callable[[bytes], Any] | None, Callable[..., Any] | None, str]:
+    """(the native fast path, DECODER's decode and the verifier in one call, or None; the maker of the
+    public decode's C entry (`_accel.entry`, used by `omnimessage.codec`), or None; why the accelerator
+    is or is not in use)."""
     if os.environ.get("OMNIMESSAGE_PURE") == "1":
-        return None, "pure Python (OMNIMESSAGE_PURE=1)"
+        return None, None, "pure Python (OMNIMESSAGE_PURE=1)"
     try:
         from . import _accel  # type: ignore[attr-defined]
     except ImportError:
-        return None, "pure Python (the native accelerator is not built: installed without a C compiler)"
+        return None, None, "pure Python (the native accelerator is not built: installed without a C compiler)"
     built, expected = getattr(_accel, "TABLE_ID", None), _table_id()
     if built != expected:
-        return None, (f"pure Python (the native accelerator's table {built} is not this schema's {expected}: "
-                      "reinstall to rebuild it)")
+        return None, None, (f"pure Python (the native accelerator's table {built} is not this schema's "
+                            f"{expected}: reinstall to rebuild it)")
     _accel.bind(DECODER.decode, DECODE_ERRORS)
     native: Callable[[bytes], Any] = _accel.decode
-    return native, "native accelerator (omnimessage._accel)"
+    return native, getattr(_accel, "entry", None), "native accelerator (omnimessage._accel)"
 
 
-NATIVE, DESCRIPTION = _select()
+NATIVE, ENTRY, DESCRIPTION = _select()
 ACTIVE: Final = NATIVE is not None

@@ -5,7 +5,8 @@ that accepts it, and a line the fast path turns down goes to the slow path:
 
 * native fast (`omnimessage._accel`, C, when built, current and not disabled by `OMNIMESSAGE_PURE=1`; see
   :mod:`._accel_select`): msgspec's typed decode into the generated structs, then a one-pass check
-  that the line is canonical, in a single call.
+  that the line is canonical, in a single call. With it, the public `decode` itself is the
+  accelerator's C entry (`_accel.entry`): a line of bytes costs that one C call and no Python frame.
 * pure fast (:mod:`._fast_path`, when there is no accelerator): msgspec decodes straight into the
   generated structs (types, enums, required and unknown fields, ranges), verbatim values come back
   as `msgspec.Raw` slices of the input, then the message is re-encoded; when that gives back the
@@ -21,11 +22,11 @@ Encoding is :mod:`._encode`. This module holds the public API and the lenient po
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal, cast, overload
+from typing import TYPE_CHECKING, Any, Final, Literal, cast, overload
 
 import msgspec
 
-from . import _slow_path
+from . import _accel_select, _slow_path
 from ._encode import encode_message
 from ._fast_path import decode_fast as _decode_fast
 from ._generated.models import Message
@@ -103,17 +104,34 @@ def decode(data: bytes | bytearray | memoryview | str, *, lenient: bool = False)
     Typed by overloads: strict decoding returns a `Message`; only `lenient=True` (or a `bool`
     not known statically) adds `OpaqueMessage` to the result type.
     """
-    if _NATIVE is not None and type(data) is bytes:  # the accelerator's fast path, at the least cost per line
+    if _NATIVE is not None and type(data) is bytes:  # the accelerator's fast path (when `decode` is not its entry)
         fast: Message | None = _NATIVE(data)
         if fast is not None:
             return fast
-        refused: Message | OpaqueMessage = _decode(data, lenient, RUNTIME, fast_tried=True)
+        refused: Message | OpaqueMessage = _refused(data, lenient)
         return refused
     result: Message | OpaqueMessage = _decode(data, lenient, RUNTIME)
     return result
 
 
 _NATIVE: Final = RUNTIME.native
+
+
+def _refused(data: bytes, lenient: bool) -> Any:
+    """A line of bytes the fast path turned down: straight to the slow path (a refused line costs one
+    fast attempt, not two)."""
+    return _decode(data, lenient, RUNTIME, fast_tried=True)
+
+
+PYTHON_DECODE: Final = decode
+"""The `decode` defined here: what the accelerator's C entry stands for (and its tests' oracle)."""
+
+if not TYPE_CHECKING and _accel_select.ENTRY is not None:
+    # With the accelerator, the public `decode` is its C entry: the common call (one line of bytes) is one
+    # C call, the fast path and no Python frame; it calls `_refused` for a line the fast path turns down,
+    # and the `decode` above, as called, for anything else (same results, same errors).
+    decode = _accel_select.ENTRY(decode, _refused, __name__,
+                                 "decode(data, *, lenient=False)\n--\n\n" + (decode.__doc__ or ""))
 
 
 def _decode(data: bytes | bytearray | memoryview | str, lenient: bool, t: Tables, *, fast_tried: bool = False) -> Any:

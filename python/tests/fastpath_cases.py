@@ -71,9 +71,9 @@ NUMBERS = {
     "text-as-number": _T + b'"type":"model_msg","payload":{"type":"text","role":"user","text":@}}',
     "unknown-field-number": _T + b'"type":"model_msg","payload":{"type":"text","role":"user","text":"x","zz":@}}',
 }
-OFFSETS = (0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 39, 40, 41)
-"""Bytes of plain text before the defect: either side of each block edge (verify.c: 16 bytes with
-SSE2, 8 with SWAR; the Rust scanner: 8 bytes, then 32 at a time)."""
+OFFSETS = (0, 1, 7, 8, 15, 16, 17, 31, 32, 33, 39, 40, 41, 47, 48, 49, 63, 64, 65)
+"""Bytes of plain text before the defect: either side of each block edge (verify.c: 32 bytes a turn
+with SSE2, then one block of 16; 8 with SWAR; the Rust scanner: 8 bytes, then 32 at a time)."""
 
 # Well-formed UTF-8 (the first and last of every lead byte class) and ill-formed UTF-8 of every kind.
 GOOD_UTF8 = (b"\xc2\x80", b"\xdf\xbf", b"\xe0\xa0\x80", b"\xed\x9f\xbf", b"\xee\x80\x80", b"\xef\xbf\xbf",

@@ -3,13 +3,15 @@ slow path, not through the fast path a second time (issue 39)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Iterator
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
 import omnimessage as om
 from omnimessage import codec
+from omnimessage._accel_select import DECODE_ERRORS, DECODER
 
 CANONICAL = (b'{"timestamp":"2026-07-18T03:10:22.531Z","type":"model_msg",'
              b'"payload":{"type":"text","role":"user","text":"hi"}}')
@@ -19,19 +21,27 @@ NOT_JSON = b'{"timestamp":'
 
 
 @pytest.fixture
-def calls(monkeypatch: pytest.MonkeyPatch) -> list[bytes]:
-    """Every call of the native entry, in place of `omnimessage._accel.decode` (the real one when
-    it is built, else a stand-in that leaves every line to the slow path, as the real one may)."""
-    real: Callable[[bytes], Any] = codec.RUNTIME.native or (lambda data: None)
+def calls(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bytes]]:
+    """Every call of the fast path's typed decode (msgspec's, into the generated structs): with the
+    native accelerator, the decoder bound to it (`_accel.bind`, which `om.decode`, its C entry, calls);
+    without it, the runtime tables' decoder (the pure fast path's)."""
     seen: list[bytes] = []
 
     def counting(data: bytes) -> Any:
-        seen.append(data)
-        return real(data)
+        seen.append(bytes(data))
+        return DECODER.decode(data)
 
-    monkeypatch.setattr(codec, "_NATIVE", counting)
-    monkeypatch.setattr(codec, "RUNTIME", codec.RUNTIME._replace(native=counting))
-    return seen
+    if codec.RUNTIME.native is None:
+        monkeypatch.setattr(codec, "RUNTIME", codec.RUNTIME._replace(decoder=SimpleNamespace(decode=counting)))
+        yield seen
+        return
+    from omnimessage import _accel  # type: ignore[attr-defined]
+
+    _accel.bind(counting, DECODE_ERRORS)
+    try:
+        yield seen
+    finally:
+        _accel.bind(DECODER.decode, DECODE_ERRORS)
 
 
 @pytest.mark.parametrize("line", [REFUSED, NOT_JSON])

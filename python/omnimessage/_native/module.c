@@ -5,6 +5,8 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <string.h>
+
 #include "verify.h"
 
 static PyObject *canonical(PyObject *self, PyObject *arg) {
@@ -20,42 +22,57 @@ static PyObject *canonical(PyObject *self, PyObject *arg) {
     Py_RETURN_FALSE;
 }
 
-/* The runtime's typed decoder and the exceptions that send a line to the slow path (bind()). */
+/* The runtime's typed decoder and the exceptions that send a line to the slow path (bind()); when the
+ * decoder is a plain METH_FASTCALL builtin (msgspec's Decoder.decode is), its C function and self, called
+ * directly: the call costs no dispatch through the method object. */
+typedef PyObject *(*fastcall_fn)(PyObject *, PyObject *const *, Py_ssize_t);
 static PyObject *bound_decode, *bound_errors;
+static fastcall_fn bound_fn;
+static PyObject *bound_self; /* borrowed: bound_decode holds it */
+
+/* *slot = value, a new reference, and the old one released after (the same object again is safe). */
+static void hold(PyObject **slot, PyObject *value) {
+    PyObject *old = *slot;
+    Py_INCREF(value);
+    *slot = value;
+    Py_XDECREF(old);
+}
 
 static PyObject *bind(PyObject *self, PyObject *args) {
     PyObject *decode, *errors;
     (void)self;
     if (!PyArg_ParseTuple(args, "OO!", &decode, &PyTuple_Type, &errors)) return NULL;
-    Py_INCREF(decode);
-    Py_INCREF(errors);
-    Py_XDECREF(bound_decode);
-    Py_XDECREF(bound_errors);
-    bound_decode = decode;
-    bound_errors = errors;
+    hold(&bound_decode, decode);
+    hold(&bound_errors, errors);
+    bound_fn = NULL;
+    bound_self = NULL;
+    if (PyCFunction_Check(decode) && PyCFunction_GetFlags(decode) == METH_FASTCALL) {
+        bound_fn = (fastcall_fn)(void (*)(void))PyCFunction_GetFunction(decode);
+        bound_self = PyCFunction_GetSelf(decode);
+    }
     Py_RETURN_NONE;
 }
 
-/* The fast path in one call: the bound decoder's message when it decodes the line and the line
- * is canonical; None when the slow path must decide. */
-static PyObject *decode(PyObject *self, PyObject *arg) {
+/* The fast path: the bound decoder's message when it decodes the bytes `arg` and they are canonical;
+ * None (a new reference) when the slow path must decide; NULL with an exception the bound decoder
+ * raised that is not one of the bound errors. */
+static PyObject *attempt(PyObject *arg) {
     char *buf;
     Py_ssize_t n;
-    (void)self;
-    if (bound_decode == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "omnimessage._accel.decode before bind()");
-        return NULL;
-    }
-    if (!PyBytes_Check(arg)) {
-        PyErr_SetString(PyExc_TypeError, "decode() takes bytes");
-        return NULL;
-    }
-    PyObject *msg = PyObject_CallFunctionObjArgs(bound_decode, arg, NULL);
+    /* held for the call: a decoder that is Python code may bind() others while it runs */
+    PyObject *decoder = bound_decode, *errors = bound_errors, *msg;
+    Py_INCREF(decoder);
+    Py_INCREF(errors);
+    msg = bound_fn != NULL ? bound_fn(bound_self, &arg, 1) : PyObject_CallFunctionObjArgs(decoder, arg, NULL);
+    Py_DECREF(decoder);
     if (msg == NULL) {
-        if (!PyErr_ExceptionMatches(bound_errors)) return NULL;
+        int refused = PyErr_ExceptionMatches(errors);
+        Py_DECREF(errors);
+        if (!refused) return NULL;
         PyErr_Clear();
         Py_RETURN_NONE;
     }
+    Py_DECREF(errors);
     if (PyBytes_AsStringAndSize(arg, &buf, &n) < 0) {
         Py_DECREF(msg);
         return NULL;
@@ -65,10 +82,85 @@ static PyObject *decode(PyObject *self, PyObject *arg) {
     Py_RETURN_NONE;
 }
 
+static int bound(void) {
+    if (bound_decode != NULL) return 1;
+    PyErr_SetString(PyExc_RuntimeError, "omnimessage._accel used before bind()");
+    return 0;
+}
+
+/* The fast path in one call (attempt()), for the codec's tables and the validator. */
+static PyObject *decode(PyObject *self, PyObject *arg) {
+    (void)self;
+    if (!bound()) return NULL;
+    if (!PyBytes_Check(arg)) {
+        PyErr_SetString(PyExc_TypeError, "decode() takes bytes");
+        return NULL;
+    }
+    return attempt(arg);
+}
+
+/* The public `omnimessage.decode` (entry() makes it): a call `decode(line)` or `decode(line,
+ * lenient=x)` with `line` exactly bytes is the fast path, and a line it turns down goes to the codec's
+ * `refused(line, lenient)` (the slow path, never the fast one again); any other call (other types, other
+ * arguments, wrong ones) is the Python `decode` it stands for, called as it was: results and errors are
+ * that function's. entry() binds both (one entry a process: a second entry() rebinds them). */
+static PyObject *entry_fallback, *entry_refused;
+
+static PyObject *entry_call(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames) {
+    PyObject *lenient = Py_False;
+    Py_ssize_t nkw = kwnames == NULL ? 0 : PyTuple_Size(kwnames);
+    (void)self;
+    if (nargs == 1 && PyBytes_CheckExact(args[0]) && bound_decode != NULL
+        && (nkw == 0 || (nkw == 1 && PyUnicode_CompareWithASCIIString(PyTuple_GetItem(kwnames, 0), "lenient") == 0))) {
+        if (nkw == 1) lenient = args[1];
+        PyObject *msg = attempt(args[0]);
+        if (msg != Py_None) return msg;
+        Py_DECREF(msg);
+        return PyObject_CallFunctionObjArgs(entry_refused, args[0], lenient, NULL);
+    }
+    PyObject *pos = PyTuple_New(nargs), *kw = nkw ? PyDict_New() : NULL, *out = NULL;
+    if (pos == NULL || (nkw && kw == NULL)) goto done;
+    for (Py_ssize_t i = 0; i < nargs; i++) {
+        Py_INCREF(args[i]);
+        PyTuple_SetItem(pos, i, args[i]);
+    }
+    for (Py_ssize_t i = 0; i < nkw; i++)
+        if (PyDict_SetItem(kw, PyTuple_GetItem(kwnames, i), args[nargs + i]) < 0) goto done;
+    out = PyObject_Call(entry_fallback, pos, kw);
+done:
+    Py_XDECREF(pos);
+    Py_XDECREF(kw);
+    return out;
+}
+
+static PyMethodDef entry_def = {"decode", (PyCFunction)(void (*)(void))entry_call, METH_FASTCALL | METH_KEYWORDS, NULL};
+static char *entry_doc;
+
+static PyObject *entry(PyObject *self, PyObject *args) {
+    PyObject *fallback, *refused, *module;
+    const char *doc;
+    if (!PyArg_ParseTuple(args, "OOUs", &fallback, &refused, &module, &doc)) return NULL;
+    if (entry_doc == NULL) { /* the one PyMethodDef keeps the first doc for the life of the process */
+        size_t n = strlen(doc);
+        entry_doc = PyMem_Malloc(n + 1);
+        if (entry_doc == NULL) return PyErr_NoMemory();
+        memcpy(entry_doc, doc, n + 1);
+        entry_def.ml_doc = entry_doc;
+    }
+    hold(&entry_fallback, fallback);
+    hold(&entry_refused, refused);
+    return PyCFunction_NewEx(&entry_def, self, module); /* self: this module, so that it reads as a function */
+}
+
 static PyMethodDef methods[] = {
     {"bind", bind, METH_VARARGS,
      "bind(decode, errors: tuple) -> None\n--\n\n"
      "The typed decoder decode() calls, and the exceptions of it that mean \"not for the fast path\"."},
+    {"entry", entry, METH_VARARGS,
+     "entry(fallback, refused, module: str, doc: str) -> decode\n--\n\n"
+     "The public decode in one C call: the fast path for a line of bytes, refused(line, lenient) for a\n"
+     "line it turns down, fallback(*args, **kwargs) for any other call. `module` and `doc` are its\n"
+     "__module__ and __doc__ (a text signature first)."},
     {"decode", decode, METH_O,
      "decode(line: bytes) -> message | None\n--\n\n"
      "The bound decoder's message when the line decodes and is canonical (canonical()); None when\n"
