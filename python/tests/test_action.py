@@ -159,7 +159,7 @@ def test_unknown_command_fails(workspace: Path) -> None:
 
 @pytest.mark.parametrize(
     ("impl", "rc", "failures"),
-    [("python", 0, False), (f"{sys.executable} -m omnimessage.conformance.mutants keys-sorted", 1, True)],
+    [("python", 0, False), (f"{sys.executable} -m omnimessage_dev.mutants keys-sorted", 1, True)],
     ids=["python", "mutant"],
 )
 def test_conformance_writes_junit(workspace: Path, impl: str, rc: int, failures: bool) -> None:

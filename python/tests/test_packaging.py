@@ -52,6 +52,8 @@ def test_wheel_contents(wheel: Path) -> None:
     # development tooling stays out: the synthetic-message generator and the benchmarks
     assert not any(n.startswith("omnimessage_dev/") or n.startswith("bench/") for n in names)
     assert "omnimessage/validate/synth.py" not in names and "omnimessage/validate/bench.py" not in names
+    # and the suite's test tooling: the deliberately broken bindings (dev/omnimessage_dev/mutants)
+    assert not [n for n in names if "mutant" in n.lower()], "mutants in the wheel"
     schema = zipfile.ZipFile(wheel).read("omnimessage/schema/omnimessage.schema.json")
     assert schema == (ROOT / "schema" / "omnimessage.schema.json").read_bytes()  # the link's target, stored
     # the suite's data stays (`omnimessage conformance`, the pytest plugin); what builds it does not
