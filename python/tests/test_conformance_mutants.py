@@ -151,3 +151,11 @@ def test_the_quick_form_finds_what_the_full_count_finds() -> None:
     spread = interleaved(suite.cases)
     assert sorted(c.id for c in spread) == sorted(c.id for c in suite.cases) and spread != suite.cases
     assert len({c.id.rsplit(".", 1)[0] for c in spread[:100]}) == 100
+
+
+def test_without_a_checkout_mutants_is_a_usage_error_saying_where_they_live() -> None:
+    """The wheel carries no mutant (test_packaging); `omnimessage conformance --mutants` where
+    omnimessage_dev is not importable (an installed wheel) says where they are, with status 2."""
+    code = "import sys; sys.modules['omnimessage_dev'] = None; from omnimessage.cli import main; sys.exit(main(['conformance', '--mutants']))"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "dev/omnimessage_dev/mutants" in r.stderr and "Traceback" not in r.stderr, r.stderr
