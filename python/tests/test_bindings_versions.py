@@ -64,14 +64,10 @@ def corpus_files(version: str) -> list[Path]:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def project(tmp_path_factory: pytest.TempPathFactory, omnimessage_wheel: Path) -> Path:
     """A fresh project outside the checkout with a virtual environment holding `omnimessage[codegen]`
-    from the wheel built from the checkout."""
-    wheels = tmp_path_factory.mktemp("wheel")
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--disable-pip-version-check",
-                        "-w", str(wheels), str(ROOT)], capture_output=True, text=True, timeout=900)
-    assert r.returncode == 0, r.stdout + r.stderr
-    (whl,) = wheels.glob("omnimessage-*.whl")
+    from the wheel built from the checkout (the session's one build, shared_builds.py)."""
+    whl = omnimessage_wheel
     root = tmp_path_factory.mktemp("project")
     assert not root.resolve().is_relative_to(ROOT.resolve())
     subprocess.run([sys.executable, "-m", "venv", str(root / ".venv")], check=True, timeout=300)

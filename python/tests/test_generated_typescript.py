@@ -31,7 +31,7 @@ import msgspec
 import pytest
 from conftest import ROOT, needs
 from test_bindings_python import blocks, doc_sections
-from test_npm_package import SOURCES, TS, npm
+from test_npm_package import TS, npm
 
 import omnimessage as om
 from omnimessage_codegen import load_schema
@@ -126,17 +126,10 @@ def rebuild(line: bytes) -> tuple[bytes, str]:
 # --- the fresh projects ---------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def tarball(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """`npm pack` of a fresh copy of typescript/ (no dist/: `prepack` builds it)."""
-    src = tmp_path_factory.mktemp("clone") / "typescript"
-    src.mkdir()
-    for name in SOURCES:
-        (shutil.copytree if (TS / name).is_dir() else shutil.copy2)(TS / name, src / name)
-    (src / "node_modules").symlink_to(TS / "node_modules")  # the pinned dev tools (tsc) of `npm ci`
-    out = tmp_path_factory.mktemp("pack")
-    r = npm("pack", "--json", "--pack-destination", str(out), cwd=src)
-    (info,) = json.loads(r.stdout[r.stdout.index("[") :])
-    return out / str(info["filename"])
+def tarball(npm_tarball: Path) -> Path:
+    """`npm pack` of a fresh copy of typescript/ (no dist/: `prepack` builds it; the session's one
+    pack, shared_builds.py)."""
+    return npm_tarball
 
 
 @pytest.fixture(scope="module")
