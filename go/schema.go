@@ -29,6 +29,7 @@ type PayloadInfo struct {
 // Schema is what the runtime reads from the generated tables: it holds no copy of them.
 type Schema struct {
 	ID                  string
+	Protocol            string // the protocol version the tables speak; "" states none (the newest)
 	MaxDepth            int
 	DefaultMaxLineBytes int
 	Payloads            []PayloadInfo

@@ -13,9 +13,14 @@ from pathlib import Path
 from typing import Any
 
 from .model import (
+    EVENT_FIELD,
+    SEGMENT_KEY_FIELD,
+    STOP_FIELD,
     Alias,
     AnyOf,
     ArrayOf,
+    Assembled,
+    Assembly,
     Builder,
     Const,
     Enum,
@@ -234,7 +239,46 @@ def build_model(doc: dict[str, Any]) -> Model:
         for bname, spec in d.get(BUILDERS_KEYWORD, {}).items()
     )
     model.guards = tuple(_guard(model, name, d[GUARD_KEYWORD]) for name, d in defs.items() if GUARD_KEYWORD in d)
+    model.assemblies = tuple(_assembly(model, st) for st in model.structs.values() if st.fragment_of is not None)
     return model
+
+
+def _assembly(model: Model, partial: Struct) -> Assembly:
+    """Where each field of a partial's complete payload comes from (see :class:`Assembly`)."""
+    assert partial.fragment_of is not None
+    complete = model.structs[partial.fragment_of[0]]
+    text = partial.fragment_of[1]
+    where = f"#/$defs/{partial.name}/{FRAGMENT_KEYWORD}"
+    env, env_c = model.envelope_of(partial.name), model.envelope_of(complete.name)
+    if env is None or env != env_c:
+        raise SchemaShapeError(f"{where}: {partial.name} and {complete.name} need the same envelope")
+    theirs = {f.name: f for f in partial.fields}
+    event = theirs.get(EVENT_FIELD)
+    if event is None or not event.required or not isinstance(event.type, EnumRef):
+        raise SchemaShapeError(f"{where}: {partial.name} needs a required enum field {EVENT_FIELD!r}")
+    fields = []
+    for f in complete.fields:
+        mine = theirs.get(f.name)
+        if f.name == text:
+            fields.append(Assembled(f.name, "text"))
+        elif f.name == STOP_FIELD and mine is not None and not f.required and not mine.required:
+            fields.append(Assembled(f.name, "stop"))
+        elif mine is None:
+            if f.required:
+                raise SchemaShapeError(
+                    f"{where}: {complete.name}.{f.name} is required but {partial.name} has no such field"
+                )
+            fields.append(Assembled(f.name, "absent"))
+        elif isinstance(mine.type, Const):
+            fields.append(Assembled(f.name, "fixed", mine.type.value))
+        elif not mine.required and not f.required and isinstance(f.type, ArrayOf) and mine.type == f.type:
+            fields.append(Assembled(f.name, "carry"))  # not incremental: the one fragment that has it
+        elif mine.type == f.type and (mine.required or not f.required):
+            fields.append(Assembled(f.name, "copy"))
+        else:
+            raise SchemaShapeError(f"{where}: no rule assembles {complete.name}.{f.name} from {partial.name}.{f.name}")
+    key = SEGMENT_KEY_FIELD if SEGMENT_KEY_FIELD in theirs else None
+    return Assembly(partial.name, complete.name, env.struct.name, text, key, tuple(fields))
 
 
 def _guard(model: Model, name: str, spec: dict[str, Any]) -> Guard:

@@ -166,6 +166,47 @@ class Guard:
     payload_doc: str = ""
 
 
+# The protocol's fields of a streamed segment (wire contract section 4): every partial has an
+# `event_type` (start/delta/stop) and may carry a `stop_reason` on its `stop`; `tool_call_id`, where a
+# partial has one, tells apart the segments of different tool calls.
+EVENT_FIELD = "event_type"
+STOP_FIELD = "stop_reason"
+SEGMENT_KEY_FIELD = "tool_call_id"
+
+
+@dataclass(frozen=True)
+class Assembled:
+    """One field of a complete payload, and where an aggregator takes it from.
+
+    `how` is `text` (the fragments joined), `stop` (the `stop` fragment's `stop_reason`: `completed`
+    when it has none, `aborted` when the segment never closed), `fixed` (the partial's constant,
+    `value`), `copy` (the last fragment's value, absent when it has none), `carry` (an optional array
+    no fragment has in pieces: the last value a fragment carried, an empty one left out) or `absent`
+    (fragments do not have it).
+    """
+
+    name: str
+    how: str
+    value: str | None = None
+
+
+@dataclass(frozen=True)
+class Assembly:
+    """How the segment of a streaming partial adds up to its complete payload
+    (`x-omnimessage-fragment-of`): the complete payload's fields in schema order, each with its source."""
+
+    partial: str  # the partial struct
+    complete: str  # the complete struct
+    envelope: str  # the envelope struct that carries both
+    text: str  # the fragment field
+    key: str | None  # SEGMENT_KEY_FIELD when the partial has it
+    fields: tuple[Assembled, ...]
+
+    @property
+    def carried(self) -> tuple[str, ...]:
+        return tuple(f.name for f in self.fields if f.how == "carry")
+
+
 @dataclass(frozen=True)
 class RejectionRule:
     """The validator rule that reports a rejection category (its entry's `rule`)."""
@@ -202,6 +243,7 @@ class Model:
     limits: dict[str, int] = field(default_factory=dict)
     builders: tuple[Builder, ...] = ()
     guards: tuple[Guard, ...] = ()
+    assemblies: tuple[Assembly, ...] = ()  # one per streaming partial, in schema order
     source: dict[str, Any] = field(default_factory=dict, repr=False)  # the schema document itself
 
     @property
@@ -214,6 +256,12 @@ class Model:
             return pinned
         listed = list(self.source.get("x-omnimessage-versions") or ())
         return str(listed[-1]) if listed else None
+
+    @property
+    def versions(self) -> tuple[str, ...]:
+        """Every protocol version of the schema, oldest first (`x-omnimessage-versions`): what a runtime
+        generated from it accepts bindings of (docs/bindings.md, "Versions"); () for a schema with none."""
+        return tuple(str(v) for v in self.source.get("x-omnimessage-versions") or ())
 
     def envelope_of(self, struct: str) -> Envelope | None:
         """The envelope whose payload admits struct `struct` (None for nested structs)."""

@@ -9,6 +9,7 @@ import stat
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -81,6 +82,14 @@ def _broken(mutate: object) -> dict[str, object]:
     return doc
 
 
+def _complete_needs_more(d: dict[str, Any]) -> None:
+    """A complete payload with a required field no fragment has: nothing could assemble it."""
+    thinking = d["$defs"]["ThinkingPayload"]
+    thinking.pop("x-omnimessage-builders", None)
+    thinking["properties"]["extra"] = {"description": "More.", "type": "string"}
+    thinking["required"].append("extra")
+
+
 @pytest.mark.parametrize(
     ("mutate", "message"),
     [
@@ -100,6 +109,9 @@ def _broken(mutate: object) -> dict[str, object]:
         (lambda d: d["$defs"]["TextPayload"]["x-omnimessage-builders"]["user_text"].__setitem__("color", 1), "unknown keys"),
         (lambda d: d["$defs"]["Role"].__setitem__("x-omnimessage-guard", {"python": "a", "typescript": "b"}), "envelope or a payload union"),
         (lambda d: d["x-omnimessage-rejections"]["invalid_json"]["rule"].pop("hint"), "exactly the strings"),
+        (lambda d: d["$defs"]["PartialToolCallPayload"]["required"].remove("event_type"), "required enum field 'event_type'"),
+        (_complete_needs_more, "ThinkingPayload.extra is required but PartialThinkingPayload has no such field"),
+        (lambda d: d["$defs"]["PartialToolCallPayload"]["required"].remove("name"), "no rule assembles ToolCallPayload.name"),
     ],
 )
 def test_unknown_constructs_fail_loudly(mutate: object, message: str) -> None:
@@ -116,6 +128,28 @@ def test_every_partial_streams_a_complete_payload() -> None:
         "PartialToolCallPayload": ("ToolCallPayload", "arguments"),
         "PartialToolCallOutputPayload": ("ToolCallOutputPayload", "output"),
     }
+
+
+def test_every_partial_says_how_its_segment_is_assembled() -> None:
+    """The aggregators' table (every binding's is generated from this): each field of the complete
+    payload with where it comes from, as the Python aggregator assembles it."""
+    m = load_schema()
+    how = {a.partial: (a.complete, a.key, {f.name: (f.how, f.value) for f in a.fields}) for a in m.assemblies}
+    stop, absent = ("stop", None), ("absent", None)
+    assert how == {
+        "PartialTextPayload": ("TextPayload", None, {
+            "role": ("fixed", "assistant"), "text": ("text", None), "stop_reason": stop, "fidelity": absent,
+            "sender": absent}),
+        "PartialThinkingPayload": ("ThinkingPayload", None, {
+            "role": ("fixed", "assistant"), "thinking": ("text", None), "stop_reason": stop, "fidelity": absent}),
+        "PartialToolCallPayload": ("ToolCallPayload", "tool_call_id", {
+            "role": ("fixed", "assistant"), "name": ("copy", None), "arguments": ("text", None),
+            "tool_call_id": ("copy", None), "stop_reason": stop, "fidelity": absent}),
+        "PartialToolCallOutputPayload": ("ToolCallOutputPayload", "tool_call_id", {
+            "role": ("fixed", "user"), "output": ("text", None), "images": ("carry", None),
+            "tool_call_id": ("copy", None), "stop_reason": stop}),
+    }
+    assert all(a.envelope == "ModelMessage" for a in m.assemblies)
 
 
 def test_every_builder_and_guard_of_the_reference_sdk_is_declared() -> None:

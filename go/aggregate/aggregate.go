@@ -28,11 +28,11 @@ type Key struct {
 
 // Segment is one streamed segment: its fragments so far.
 type Segment struct {
-	Key    Key
-	Text   om.Fragment // the text so far, joined as UTF-16
-	Images *[]string
-	first  m.ModelMessage
-	closed *m.ModelMessage
+	Key     Key
+	Text    om.Fragment // the text so far, joined as UTF-16
+	Carried m.Carried   // the fields fragments carry whole (`images`), the last one of each
+	first   m.ModelMessage
+	closed  *m.ModelMessage
 }
 
 // Mismatch is a segment whose fragments differ from the complete message that followed.
@@ -42,25 +42,13 @@ type Mismatch struct {
 }
 
 func keyOf(msg m.ModelMessage) (Key, bool) {
-	k := Key{}
+	tag, id, ok := m.SegmentOf(msg.Payload)
+	if !ok {
+		return Key{}, false
+	}
+	k := Key{Tag: tag, ToolCallID: id}
 	if msg.Origin != nil {
 		k.Origin = string(om.AppendArray(nil, *msg.Origin, om.AppendString))
-	}
-	switch p := msg.Payload.(type) {
-	case m.PartialTextPayload, m.TextPayload:
-		k.Tag = "partial_text"
-	case m.PartialThinkingPayload, m.ThinkingPayload:
-		k.Tag = "partial_thinking"
-	case m.PartialToolCallPayload:
-		k.Tag, k.ToolCallID = "partial_tool_call", p.ToolCallID
-	case m.ToolCallPayload:
-		k.Tag, k.ToolCallID = "partial_tool_call", p.ToolCallID
-	case m.PartialToolCallOutputPayload:
-		k.Tag, k.ToolCallID = "partial_tool_call_output", p.ToolCallID
-	case m.ToolCallOutputPayload:
-		k.Tag, k.ToolCallID = "partial_tool_call_output", p.ToolCallID
-	default:
-		return k, false
 	}
 	return k, true
 }
@@ -82,19 +70,7 @@ func (s *Segment) Assemble() m.Message {
 		}
 		return om.Or(r, m.StopReasonCompleted)
 	}
-	text := s.Text.Lossy()
-	payload := last.Payload
-	switch p := last.Payload.(type) {
-	case m.PartialTextPayload:
-		payload = m.TextPayload{Role: m.RoleAssistant, Text: text, StopReason: stop(p.StopReason)}
-	case m.PartialThinkingPayload:
-		payload = m.ThinkingPayload{Thinking: text, StopReason: stop(p.StopReason)}
-	case m.PartialToolCallPayload:
-		payload = m.ToolCallPayload{Name: p.Name, Arguments: text, ToolCallID: p.ToolCallID, StopReason: stop(p.StopReason)}
-	case m.PartialToolCallOutputPayload:
-		payload = m.ToolCallOutputPayload{Output: text, Images: om.NonEmptySlice(s.Images), ToolCallID: p.ToolCallID,
-			StopReason: stop(p.StopReason)}
-	}
+	payload, _ := m.Assemble(last.Payload, s.Text.Lossy(), s.Carried, stop)
 	return m.ModelMessage{Timestamp: last.Timestamp, Payload: payload, Origin: last.Origin}
 }
 
@@ -162,22 +138,8 @@ func (a *Aggregator) fragment(msg m.ModelMessage, out []m.Message) []m.Message {
 		at = len(a.Open) - 1
 	}
 	seg := a.Open[at]
-	var part om.Fragment
-	var event m.StreamEventType
-	switch p := msg.Payload.(type) {
-	case m.PartialTextPayload:
-		part, event = p.Text, p.EventType
-	case m.PartialThinkingPayload:
-		part, event = p.Thinking, p.EventType
-	case m.PartialToolCallPayload:
-		part, event = p.Arguments, p.EventType
-	case m.PartialToolCallOutputPayload:
-		if p.Images != nil {
-			images := slices.Clone(*p.Images)
-			seg.Images = &images
-		}
-		part, event = p.Output, p.EventType
-	default:
+	part, event, ok := m.FragmentOf(msg.Payload, &seg.Carried)
+	if !ok {
 		return out
 	}
 	seg.Text = seg.Text.Join(part)
@@ -191,33 +153,14 @@ func (a *Aggregator) fragment(msg m.ModelMessage, out []m.Message) []m.Message {
 }
 
 func (a *Aggregator) compare(seg *Segment, complete m.ModelMessage) {
-	var field, text string
-	var images *[]string
-	switch p := complete.Payload.(type) {
-	case m.TextPayload:
-		field, text = "text", p.Text
-	case m.ThinkingPayload:
-		field, text = "thinking", p.Thinking
-	case m.ToolCallPayload:
-		field, text = "arguments", p.Arguments
-	case m.ToolCallOutputPayload:
-		field, text, images = "output", p.Output, p.Images
-	default:
+	field, text, carried, ok := m.CompleteOf(complete.Payload)
+	if !ok {
 		return
 	}
 	if string(seg.Text) != text {
 		a.Mismatches = append(a.Mismatches, Mismatch{seg.Key, field})
 	}
-	if seg.Key.Tag == "partial_tool_call_output" {
-		var mine, theirs []string
-		if seg.Images != nil {
-			mine = *seg.Images
-		}
-		if images != nil {
-			theirs = *images
-		}
-		if !slices.Equal(mine, theirs) {
-			a.Mismatches = append(a.Mismatches, Mismatch{seg.Key, "images"})
-		}
+	for _, name := range seg.Carried.Differs(carried) {
+		a.Mismatches = append(a.Mismatches, Mismatch{seg.Key, name})
 	}
 }

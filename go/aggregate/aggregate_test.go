@@ -67,3 +67,39 @@ func TestAMismatchIsReported(t *testing.T) {
 		t.Errorf("got %d, %v", len(out), a.Mismatches)
 	}
 }
+
+func decode(t *testing.T, payload string) messages.Message {
+	t.Helper()
+	m, err := messages.Decode([]byte(`{"timestamp":"` + ts + `","type":"model_msg","payload":` + payload + `}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func outputDelta(t *testing.T, event, text, extra string) messages.Message {
+	return decode(t, `{"type":"partial_tool_call_output","role":"user","event_type":"`+event+`","output":"`+text+`"`+extra+`,"tool_call_id":"A"}`)
+}
+
+func TestImagesAreTheWholeSetOneFragmentCarried(t *testing.T) {
+	var a aggregate.Aggregator
+	a.Feed(outputDelta(t, "start", "", ""))
+	a.Feed(outputDelta(t, "delta", "out", `,"images":["img"]`))
+	a.Feed(outputDelta(t, "stop", "", ""))
+	out := a.Finish() // no complete message followed: the fragments are assembled
+	want := `{"timestamp":"` + ts + `","type":"model_msg","payload":{"type":"tool_call_output","role":"user","output":"out","images":["img"],"tool_call_id":"A","stop_reason":"completed"}}`
+	if len(out) != 1 || string(messages.Encode(out[0])) != want {
+		t.Fatalf("got %d: %s", len(out), messages.Encode(out[0]))
+	}
+}
+
+func TestDifferentImagesAreAMismatch(t *testing.T) {
+	var a aggregate.Aggregator
+	a.Feed(outputDelta(t, "start", "", ""))
+	a.Feed(outputDelta(t, "delta", "abc", `,"images":["i"]`))
+	a.Feed(outputDelta(t, "stop", "", ""))
+	a.Feed(decode(t, `{"type":"tool_call_output","role":"user","output":"abd","tool_call_id":"A"}`))
+	if len(a.Mismatches) != 2 || a.Mismatches[0].Field != "output" || a.Mismatches[1].Field != "images" {
+		t.Errorf("mismatches %v", a.Mismatches)
+	}
+}

@@ -15,6 +15,9 @@ const SchemaID = "urn:omnimessage:schema:1.0.0"
 // docs/bindings.md).
 const ProtocolVersion = "next"
 
+// ProtocolVersions lists every protocol version of the schema, oldest first (`x-omnimessage-versions`).
+var ProtocolVersions = []string{"0.1.1", "0.2.0", "0.2.1", "0.2.2", "0.2.4", "0.2.6", "next"}
+
 // MaxDepth is `x-omnimessage-limits.max_depth`.
 const MaxDepth = 512
 
@@ -28,7 +31,9 @@ const DefaultMaxLineBytes = 268435456
 const MaxSafeInteger = 9007199254740991
 
 // Schema is what the runtime reads from these tables.
-var Schema = &om.Schema{ID: SchemaID, MaxDepth: MaxDepth, DefaultMaxLineBytes: DefaultMaxLineBytes, Payloads: Payloads}
+// om.Bind panics with an *om.IncompatibleSchemaError when the runtime does not know the protocol
+// version (docs/bindings.md, "Versions"): the package is refused as it loads.
+var Schema = om.Bind(&om.Schema{ID: SchemaID, Protocol: ProtocolVersion, MaxDepth: MaxDepth, DefaultMaxLineBytes: DefaultMaxLineBytes, Payloads: Payloads})
 
 // CategoryInfo is a category a strict decoder refuses a line with (`x-omnimessage-rejections`).
 type CategoryInfo struct {

@@ -8,8 +8,6 @@ package messages
 
 import om "github.com/omnimessage/omnimessage/go"
 
-var _ om.Verbatim // the runtime's value types, whichever the schema uses
-
 // The runtime configuration of one model context: the first record of every trace file. It has no
 // `type` key of its own. A context ends with a compaction or an in-session model switch; the next
 // context starts a new trace file with its own `session_meta`.

@@ -124,9 +124,11 @@ def _check(types: ModuleType) -> None:
     if version != _runtime.PROTOCOL_VERSION:
         digest = BINDING_DIGESTS.get(version)
         if digest is None:
+            fix = (f"this release wrote no such package (edited?): regenerate it (`{_GENERATE} --protocol V`, V one "
+                   "of those)" if by == __version__ else f"install omnimessage {by}, the release that generated it")
             raise IncompatibleSchemaError(
                 f"{said}, but this runtime (omnimessage {__version__}) knows no protocol {version} (it knows "
-                f"{', '.join(BINDING_DIGESTS)}): install omnimessage {by}, the release that generated it")
+                f"{', '.join(BINDING_DIGESTS)}): {fix}")
         if signature_digest(types) != digest:
             raise IncompatibleSchemaError(
                 f"{said}, but its structs are not this runtime's (omnimessage {__version__}) bindings of protocol "

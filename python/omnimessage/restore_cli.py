@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from ._sanitize import sanitize
 from ._write_errors import STDOUT, named
+from .providers._shared import PROVIDERS
+
+if TYPE_CHECKING:
+    from .restore_context import Restored
 
 __all__ = ["add_parser"]
 
@@ -19,7 +24,12 @@ line, each the trace line's exact bytes (fidelity included). Pairing placeholder
 synthesizes are printed too and named on standard error, as are skipped blank or torn lines. A
 context closed by a completed compaction prints nothing and says so on standard error. Anything
 wrong or missing (no such session, a line that does not decode, no session_meta) is one line on
-standard error naming the file and line, exit status 1."""
+standard error naming the file and line, exit status 1.
+
+With --to PROVIDER the context is printed as that provider's request body instead: one line of
+compact JSON (the conversation and the system prompt, as the reference's model gateway maps them),
+and each thing the provider cannot carry on standard error as `loss: message N POINTER: REASON`
+(N the 0-based index in the context). Losses are no error: exit status 0."""
 
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argparse.ArgumentParser:
@@ -30,6 +40,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
     r.add_argument("session_id", metavar="SESSION_ID", help="the session to restore")
     r.add_argument("--lenient", action="store_true",
                    help="read events of a newer protocol version as opaque (they never enter the context)")
+    r.add_argument("--to", choices=PROVIDERS, metavar="PROVIDER",
+                   help=f"print the request body of PROVIDER ({', '.join(PROVIDERS)}) instead of the context; "
+                        "what it cannot carry is listed on standard error")
     r.set_defaults(func=run)
     return r
 
@@ -49,11 +62,27 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(f"omnimessage restore: {sanitize(ctx.path)}: the context is closed by a completed "
                          f"compaction: the next one starts empty{where}\n")
     out = sys.stdout.buffer
+    for item in ctx.messages:
+        if item.line is None:
+            sys.stderr.write(f"omnimessage restore: {sanitize(ctx.path)}: a placeholder output synthesized "
+                             f"for a tool call with no output in the trace\n")
     with named(STDOUT):
-        for item in ctx.messages:
-            if item.line is None:
-                sys.stderr.write(f"omnimessage restore: {sanitize(ctx.path)}: a placeholder output synthesized "
-                                 f"for a tool call with no output in the trace\n")
-            out.write(item.raw + b"\n")
+        if args.to is not None:
+            _write_projection(ctx, args.to)
+        else:
+            for item in ctx.messages:
+                out.write(item.raw + b"\n")
         out.flush()
     return EXIT_OK
+
+
+def _write_projection(ctx: Restored, provider: str) -> None:
+    import json
+
+    from .providers import project
+
+    projection = project(ctx, provider)
+    body = json.dumps(projection.body, ensure_ascii=False, separators=(",", ":")) + "\n"
+    sys.stdout.buffer.write(body.encode("utf-8", "backslashreplace"))  # a lone surrogate: its JSON escape
+    for loss in projection.losses:
+        sys.stderr.write(f"loss: message {loss.message} {sanitize(loss.pointer)}: {sanitize(loss.reason)}\n")

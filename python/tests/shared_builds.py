@@ -24,9 +24,10 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 TS = ROOT / "typescript"
-TS_SOURCES = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.cli.json", "tsconfig.produce.json",
-              "tsconfig.consume.json", "src", "bin", "README.md", "LICENSE"]
-"""What `npm pack` packs from a clone (package.json `files`) and what the build reads; never dist/."""
+TS_SOURCES = ["package.json", "package-lock.json", *sorted(p.name for p in TS.glob("tsconfig*.json")), "src", "bin",
+              "README.md", "LICENSE"]
+"""What `npm pack` packs from a clone (package.json `files`) and what the build reads (every tsconfig,
+so a new entry point's config cannot be left out); never dist/."""
 
 
 def built_once(factory: pytest.TempPathFactory, name: str, build: Callable[[Path], Path]) -> Path:

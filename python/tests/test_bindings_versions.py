@@ -19,9 +19,13 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, needs
+from test_bindings_python import blocks, doc_sections
+from test_generated_typescript import tarball, toolchain  # noqa: F401 (module-scoped fixtures: the packed package, tsc)
+from test_go_module import go_env
+from test_npm_package import npm
 
 import omnimessage
-from omnimessage.versions import newest
+from omnimessage.versions import newest, versions
 
 PRODUCERS = ROOT / "conformance" / "producers"
 PINNED = "0.2.4"
@@ -141,6 +145,27 @@ def test_library_api_and_an_edited_package(project: Path) -> None:
     assert not (project / "x").exists()
 
 
+def test_python_version_rule(project: Path) -> None:
+    """The version rule (docs/bindings.md, "Versions"): bindings of a version the runtime lists load
+    (0.2.4, above), the same package stating a version it does not list is refused at import,
+    naming the versions it knows."""
+    py = str(project / ".venv" / "bin" / "python")
+    r = run(project, str(project / ".venv" / "bin" / "omnimessage"), "generate", "--target", "python", "--protocol",
+            PINNED, "--out", "rule024")
+    assert r.returncode == 0, r.stderr
+    r = run(project, py, "-c", "import rule024; print(rule024.PROTOCOL_VERSION)")
+    assert r.returncode == 0 and r.stdout == f"{PINNED}\n", r.stdout + r.stderr
+    models = project / "rule024" / "models.py"
+    text = models.read_text(encoding="utf-8")
+    edited = text.replace(f'PROTOCOL_VERSION: Final = "{PINNED}"', 'PROTOCOL_VERSION: Final = "9.9"', 1)
+    assert edited != text, [ln for ln in text.splitlines() if "PROTOCOL_VERSION" in ln]
+    models.write_text(edited, encoding="utf-8")
+    r = run(project, py, "-c", "import rule024")
+    known = ", ".join(versions())
+    assert r.returncode == 1 and f"knows no protocol 9.9 (it knows {known})" in r.stderr, r.stderr[-2000:]
+    assert "install omnimessage" not in r.stderr, r.stderr[-2000:]
+
+
 RUST_MAIN = r"""
 mod om_pinned;
 mod om_newest;
@@ -208,3 +233,239 @@ def test_rust_bindings_of_both_versions_decode_their_corpus_in_a_fresh_crate(tmp
         lines = sum(len(f.read_bytes().splitlines()) for f in files)
         r = subprocess.run([str(exe), version, *map(str, files)], capture_output=True, text=True, timeout=300)
         assert r.returncode == 0 and r.stdout == f"ok {lines} lines; other: {category}\n", r.stdout + r.stderr[-3000:]
+    # the version rule: the same module stating a version the crate does not list does not compile
+    tables = crate / "src" / "om_pinned" / "tables.rs"
+    text = tables.read_text(encoding="utf-8")
+    edited = text.replace(f'PROTOCOL_VERSION: &str = "{PINNED}";', 'PROTOCOL_VERSION: &str = "9.9";', 1)
+    assert edited != text
+    tables.write_text(edited, encoding="utf-8")
+    build = subprocess.run([cargo, "build", "--offline", "--quiet"], cwd=crate, capture_output=True, text=True,
+                           timeout=900, env=env)
+    assert build.returncode != 0 and "a protocol version this runtime does not know" in build.stderr, build.stderr[-3000:]
+
+
+# --- TypeScript: a fresh npm project on the packed package, compiled with tsc --strict ---------------
+
+TS_MAIN = """\
+import { readFileSync } from "node:fs";
+import { DecodeError } from "omnimessage";
+import * as newest from "./newest/index.js";
+import * as pinned from "./pinned/index.js";
+
+function check<M>(decode: (line: Uint8Array) => M, encode: (msg: M) => string, files: string[]): number {
+  let n = 0;
+  for (const f of files) {
+    const data = readFileSync(f);
+    for (let at = 0; at < data.length; ) {
+      const nl = data.indexOf(10, at);
+      const line = data.subarray(at, nl < 0 ? data.length : nl);
+      at = nl < 0 ? data.length : nl + 1;
+      const msg = decode(line);
+      if (!Buffer.from(encode(msg), "utf8").equals(line)) throw new Error(`${f}: not byte for byte: ${line}`);
+      // not canonical: the general paths (plain, slow) of the same tables
+      const spaced = Buffer.from(line.toString("utf8").replace('{"timestamp":', '{ "timestamp" : '), "utf8");
+      if (!Buffer.from(encode(decode(spaced)), "utf8").equals(line)) throw new Error(`${f}: spaced: ${line}`);
+      n++;
+    }
+  }
+  return n;
+}
+
+function category(probe: () => unknown): string {
+  try {
+    probe();
+  } catch (e) {
+    if (e instanceof DecodeError) return e.category;
+    throw e;
+  }
+  throw new Error("the other version's vocabulary is refused");
+}
+
+const [version, ...files] = process.argv.slice(2);
+const PINNED_REFUSES = PINNED_PROBE;
+const NEWEST_REFUSES = NEWEST_PROBE;
+if (version === pinned.PROTOCOL_VERSION) {
+  const n = check<pinned.OmniMessage>(pinned.decode, pinned.encode, files);
+  console.log(`ok ${n} lines; other: ${category(() => pinned.decode(PINNED_REFUSES))}`);
+} else if (version === newest.PROTOCOL_VERSION) {
+  const n = check<newest.OmniMessage>(newest.decode, newest.encode, files);
+  console.log(`ok ${n} lines; other: ${category(() => newest.decode(NEWEST_REFUSES))}`);
+} else {
+  throw new Error(`unknown version ${version}`);
+}
+"""
+
+PROBES = {
+    PINNED: b'{"timestamp":"2026-07-18T03:10:22.531Z","type":"event_msg","payload":{"type":"token_usage",'
+            b'"session":{"cache_read":0,"cache_write":0,"output":1,"total":2},"request":{"cache_read":0,'
+            b'"cache_write":0,"output":1,"total":2},"reported_cost":{"amount":0.25,"currency":"USD"}}}',
+    "newest": b'{"timestamp":"2026-07-18T03:10:22.531Z","type":"event_msg","payload":{"type":"request_end",'
+              b'"status":"failed"}}',
+}
+
+
+def generate_both(target: str, out: Path, header_file: str) -> None:
+    """`omnimessage generate --target TARGET --protocol V --out OUT/pinned` (0.2.4) and `OUT/newest`;
+    each file named `header_file` states its version in its first line."""
+    for name, version in (("pinned", PINNED), ("newest", newest())):
+        gen = subprocess.run([sys.executable, "-m", "omnimessage", "generate", "--target", target, "--protocol", version,
+                              "--out", str(out / name)], capture_output=True, text=True, timeout=300)
+        assert gen.returncode == 0, gen.stderr
+        head = (out / name / header_file).read_text(encoding="utf-8").splitlines()[0]
+        assert f", protocol {version}; do not edit." in head, head
+
+
+@pytest.fixture(scope="module")
+def ts_project(tmp_path_factory: pytest.TempPathFactory, tarball: Path, toolchain: list[Path]) -> Path:  # noqa: F811 (the imported fixtures)
+    """A fresh npm project outside the checkout as docs/bindings.md's `typescript` section sets one up
+    (the packed package, the pinned typescript, npm offline), the bindings of 0.2.4 in `src/pinned`
+    and of the newest version in `src/newest`, compiled by `tsc -p .` (`strict` in its tsconfig)."""
+    root = tmp_path_factory.mktemp("ts-versions")
+    assert not root.resolve().is_relative_to(ROOT.resolve())
+    npm("init", "-y", cwd=root)
+    npm("pkg", "set", "type=module", cwd=root)
+    npm("install", "--offline", str(tarball), cwd=root)
+    npm("install", "--offline", "--save-dev", *map(str, toolchain), cwd=root)
+    (tsconfig,) = [text for _, name, text in blocks(doc_sections()["typescript"]) if name == "tsconfig.json"]
+    assert '"strict": true' in tsconfig
+    (root / "tsconfig.json").write_text(tsconfig, encoding="utf-8")
+    (root / "src").mkdir()
+    main = TS_MAIN.replace("PINNED_PROBE", json.dumps(PROBES[PINNED].decode()))
+    (root / "src" / "main.ts").write_text(main.replace("NEWEST_PROBE", json.dumps(PROBES["newest"].decode())),
+                                          encoding="utf-8")
+    generate_both("typescript", root / "src", "schema.ts")
+    tsc = subprocess.run([str(root / "node_modules" / ".bin" / "tsc"), "-p", ".", "--strict"], cwd=root,
+                         capture_output=True, text=True, timeout=600)
+    assert tsc.returncode == 0, tsc.stdout + tsc.stderr
+    return root
+
+
+@needs("npm")
+@pytest.mark.parametrize("version", [PINNED, "newest"])
+def test_typescript_bindings_of_a_version_decode_its_corpus_in_a_fresh_project(ts_project: Path, version: str) -> None:
+    version, category = (PINNED, "unexpected_field") if version == PINNED else (newest(), "invalid_value")
+    files = corpus_files(version)
+    lines = sum(len(f.read_bytes().splitlines()) for f in files)
+    r = subprocess.run(["node", "dist/main.js", version, *map(str, files)], cwd=ts_project, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0 and r.stdout == f"ok {lines} lines; other: {category}\n", r.stdout + r.stderr[-3000:]
+
+
+@needs("npm")
+def test_typescript_runtime_refuses_a_version_it_does_not_know(ts_project: Path) -> None:
+    """The version rule (docs/bindings.md, "Versions"): 0.2.4 loads (above); the same code stating a
+    version the runtime's schema does not list is refused when it loads, naming the known ones."""
+    dist = ts_project / "dist" / "pinned" / "schema.js"
+    text = dist.read_text(encoding="utf-8")
+    edited = text.replace(f'PROTOCOL_VERSION = "{PINNED}"', 'PROTOCOL_VERSION = "9.9"', 1)
+    edited = edited.replace(f':protocol-{PINNED}"', ':protocol-9.9"', 1)
+    assert edited.count("9.9") == 2, edited[:2000]
+    dist.write_text(edited, encoding="utf-8")
+    try:
+        r = subprocess.run(["node", "dist/main.js", PINNED], cwd=ts_project, capture_output=True, text=True,
+                           timeout=120)
+    finally:
+        dist.write_text(text, encoding="utf-8")
+    assert r.returncode == 1 and "IncompatibleSchemaError" in r.stderr, r.stderr[-3000:]
+    assert 'this runtime knows no protocol "9.9" (it knows ' in r.stderr and f"{PINNED}, " in r.stderr, r.stderr[-3000:]
+
+
+# --- Go: a fresh module outside the checkout, the runtime through a `replace` directive ----------------
+
+GO_MAIN = """\
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+
+	om "github.com/omnimessage/omnimessage/go"
+	newest "example.com/pinned/newest"
+	pinned "example.com/pinned/pinned"
+)
+
+func check[M any](decode func([]byte) (M, error), encode func(M) []byte, files []string) int {
+	n := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			panic(err)
+		}
+		sc := bufio.NewScanner(bytes.NewReader(data))
+		sc.Buffer(nil, 1<<26)
+		for sc.Scan() {
+			line := sc.Bytes()
+			msg, err := decode(line)
+			if err != nil {
+				panic(fmt.Sprintf("%s: %v", f, err))
+			}
+			if !bytes.Equal(encode(msg), line) {
+				panic(fmt.Sprintf("%s: not byte for byte: %s", f, line))
+			}
+			spaced := bytes.Replace(line, []byte(`{"timestamp":`), []byte(`{ "timestamp" : `), 1)
+			if again, err := decode(spaced); err != nil || !bytes.Equal(encode(again), line) {
+				panic(fmt.Sprintf("%s: spaced: %v %s", f, err, line))
+			}
+			n++
+		}
+	}
+	return n
+}
+
+func category(err error) string {
+	var e *om.Error
+	if !errors.As(err, &e) {
+		panic(fmt.Sprintf("the other version's vocabulary is refused: %v", err))
+	}
+	return string(e.Category)
+}
+
+func main() {
+	version, files := os.Args[1], os.Args[2:]
+	var n int
+	var err error
+	switch version {
+	case pinned.ProtocolVersion:
+		n = check(pinned.Decode, pinned.Encode, files)
+		_, err = pinned.Decode([]byte(PINNED_PROBE))
+	case newest.ProtocolVersion:
+		n = check(newest.Decode, newest.Encode, files)
+		_, err = newest.Decode([]byte(NEWEST_PROBE))
+	default:
+		panic("unknown version " + version)
+	}
+	fmt.Printf("ok %d lines; other: %s\\n", n, category(err))
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def go_binary(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A fresh Go module outside the checkout requiring the runtime through a `replace` directive to
+    the checkout's `go/` (docs/bindings.md, `go`), the bindings of 0.2.4 in `pinned/` and of the
+    newest version in `newest/`, built offline."""
+    root = tmp_path_factory.mktemp("go-versions")
+    assert not root.resolve().is_relative_to(ROOT.resolve())
+    (root / "go.mod").write_text("module example.com/pinned\n\ngo 1.22\n\nrequire github.com/omnimessage/omnimessage/go "
+                                 f"v0.0.0\n\nreplace github.com/omnimessage/omnimessage/go => {ROOT / 'go'}\n",
+                                 encoding="utf-8")
+    main = GO_MAIN.replace("PINNED_PROBE", f"`{PROBES[PINNED].decode()}`")
+    (root / "main.go").write_text(main.replace("NEWEST_PROBE", f"`{PROBES['newest'].decode()}`"), encoding="utf-8")
+    generate_both("go", root, "tables.go")
+    r = subprocess.run(["go", "build", "-o", "app", "."], cwd=root, capture_output=True, text=True, env=go_env(),
+                       timeout=900)
+    assert r.returncode == 0, r.stdout + r.stderr[-3000:]
+    return root / "app"
+
+
+@needs("go")
+@pytest.mark.parametrize("version", [PINNED, "newest"])
+def test_go_bindings_of_a_version_decode_its_corpus_in_a_fresh_module(go_binary: Path, version: str) -> None:
+    version, category = (PINNED, "unexpected_field") if version == PINNED else (newest(), "invalid_value")
+    files = corpus_files(version)
+    lines = sum(len(f.read_bytes().splitlines()) for f in files)
+    r = subprocess.run([str(go_binary), version, *map(str, files)], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and r.stdout == f"ok {lines} lines; other: {category}\n", r.stdout + r.stderr[-3000:]

@@ -16,6 +16,17 @@ from conftest import ROOT, needs
 from test_bindings_python import blocks, doc_sections
 
 
+def go_env() -> dict[str, str]:
+    """A fresh module's environment: no network (`GOPROXY=off`: the module has no dependency but the
+    runtime, through its `replace`), go.sum written as needed, this interpreter's `omnimessage` first."""
+    return {
+        **os.environ,
+        "GOPROXY": "off",
+        "GOFLAGS": "-mod=mod",
+        "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
+    }
+
+
 @needs("go")
 def test_docs_go_section_runs_in_a_fresh_module(tmp_path: Path) -> None:
     found = blocks(doc_sections()["go"])
@@ -31,14 +42,8 @@ def test_docs_go_section_runs_in_a_fresh_module(tmp_path: Path) -> None:
         (seed / name).write_text(text, encoding="utf-8")
     script = script.replace("mkdir app && cd app", "mkdir app && cd app && cp ../files/* .", 1)
     assert "cp ../files/*" in script, script
-    env = {
-        **os.environ,
-        "GOPROXY": "off",
-        "GOFLAGS": "-mod=mod",
-        "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}",
-    }
     r = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=tmp_path, capture_output=True, text=True,
-                       env=env, timeout=600)
+                       env=go_env(), timeout=600)
     assert r.returncode == 0, f"{script}\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
     assert r.stdout.endswith("identical\n"), r.stdout
     app = tmp_path / "app"

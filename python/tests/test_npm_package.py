@@ -56,11 +56,12 @@ def test_the_tarball_carries_the_build(tarball: Path) -> None:
         names = set(tar.getnames())
         manifest = json.loads(tar.extractfile("package/package.json").read())  # type: ignore[union-attr]
     for built in ["index.js", "index.d.ts", "internal.js", "runtime.js", "runtime.d.ts", "cli/main.js", "produce/index.js",
-                  "produce/index.d.ts", "consume/index.js", "consume/index.d.ts"]:
+                  "produce/index.d.ts", "consume/index.js", "consume/index.d.ts", "restore/index.js", "restore/index.d.ts"]:
         assert f"package/dist/{built}" in names, built
     # ./runtime: what generated code links to; ./produce: the producer side (Node.js only);
-    # ./consume: the SSE client and the render model (Node.js and browsers)
-    assert set(manifest["exports"]) == {".", "./produce", "./consume", "./runtime", "./package.json"}
+    # ./consume: the SSE client and the render model (Node.js and browsers); ./restore: a session's
+    # model context from its trace (Node.js only)
+    assert set(manifest["exports"]) == {".", "./produce", "./consume", "./restore", "./runtime", "./package.json"}
     assert manifest["scripts"]["prepack"]
 
 
@@ -192,3 +193,19 @@ def test_the_consuming_docs_typescript_consumer_runs(project: Path) -> None:
     cards = [x["card"] for x in snap["items"] if "card" in x]
     assert [c["origin"] for c in cards] == [[child]]
     assert sorted(x["message"] for x in cards[0]["items"]) == sorted(want_child)
+
+
+def test_the_model_docs_typescript_blocks_run(project: Path) -> None:
+    """docs/model.md's TypeScript blocks, compiled strict against the installed package and run from the
+    repository's root: the restore example prints what the Python example prints (its `text` block),
+    the projection example what the page says it prints."""
+    page = (ROOT / "docs" / "model.md").read_text(encoding="utf-8")
+    restore_block, project_block = re.findall(r"^```ts\n(.*?)^```$", page, re.S | re.M)
+    restore_section = page.split("\n## Providers\n", 1)[0]
+    (python_prints,) = re.findall(r"^```text\n(.*?)^```$", restore_section, re.S | re.M)
+    (project_prints,) = re.findall(r"^```ts\n(?:.*?)^```\n\nprints[^\n]*\n\n```console\n(.*?)^```$", page, re.S | re.M)
+    for name, block, want in [("model_restore", restore_block, python_prints), ("model_project", project_block, project_prints)]:
+        compile_strict(project, name, block)
+        run = subprocess.run(["node", str(project / f"{name}.js")], cwd=ROOT, capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stderr
+        assert run.stdout == want, name

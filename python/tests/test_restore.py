@@ -291,8 +291,10 @@ def test_cli_help_lists_restore() -> None:
 DOC = ROOT / "docs" / "model.md"
 
 
-def doc_block(lang: str) -> str:
-    (block,) = re.findall(rf"^```{lang}\n(.*?)^```$", DOC.read_text(encoding="utf-8"), re.S | re.M)
+def doc_block(lang: str, section: str = "Restore") -> str:
+    """The one `lang` block of the page's `## section`."""
+    text = DOC.read_text(encoding="utf-8").split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
+    (block,) = re.findall(rf"^```{lang}\n(.*?)^```$", text, re.S | re.M)
     return block
 
 

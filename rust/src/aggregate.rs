@@ -11,7 +11,8 @@
 //! ([`Fragment::push`]): a surrogate pair split between two deltas is one character again.
 //! State: one entry per open segment and the text streamed so far of each.
 
-use crate::generated::enums::{Role, StopReason};
+use crate::generated::enums::{StopReason, StreamEventType};
+use crate::generated::fragments::{assemble, complete_of, fragment_of, segment_of, Carried};
 use crate::generated::tables::payload_info;
 use crate::generated::*;
 use crate::values::Fragment;
@@ -25,25 +26,15 @@ pub struct Segment {
     pub key: SegmentKey,
     /// The text so far, joined as UTF-16.
     pub text: Fragment,
-    pub images: Option<Vec<String>>,
+    /// The fields fragments carry whole (`images`), the last one of each.
+    pub carried: Carried,
     first: ModelMessage,
     closed: Option<ModelMessage>,
 }
 
 fn key_of(msg: &ModelMessage) -> Option<SegmentKey> {
-    let origin = msg.origin.clone().unwrap_or_default();
-    let (tag, id) = match &msg.payload {
-        ModelPayload::PartialText(_) => ("partial_text", None),
-        ModelPayload::PartialThinking(_) => ("partial_thinking", None),
-        ModelPayload::PartialToolCall(p) => ("partial_tool_call", Some(p.tool_call_id.clone())),
-        ModelPayload::PartialToolCallOutput(p) => ("partial_tool_call_output", Some(p.tool_call_id.clone())),
-        ModelPayload::Text(_) => ("partial_text", None),
-        ModelPayload::Thinking(_) => ("partial_thinking", None),
-        ModelPayload::ToolCall(p) => ("partial_tool_call", Some(p.tool_call_id.clone())),
-        ModelPayload::ToolCallOutput(p) => ("partial_tool_call_output", Some(p.tool_call_id.clone())),
-        _ => return None,
-    };
-    Some((origin, tag, id))
+    let (tag, id) = segment_of(&msg.payload)?;
+    Some((msg.origin.clone().unwrap_or_default(), tag, id))
 }
 
 fn is_partial(msg: &ModelMessage) -> bool {
@@ -61,35 +52,8 @@ impl Segment {
                 StopReason::Aborted
             })
         };
-        let text = self.text.to_string_lossy();
-        let payload = match &last.payload {
-            ModelPayload::PartialText(p) => ModelPayload::Text(TextPayload {
-                role: Role::Assistant,
-                text,
-                stop_reason: stop(p.stop_reason),
-                fidelity: None,
-                sender: None,
-            }),
-            ModelPayload::PartialThinking(p) => ModelPayload::Thinking(ThinkingPayload {
-                thinking: text,
-                stop_reason: stop(p.stop_reason),
-                fidelity: None,
-            }),
-            ModelPayload::PartialToolCall(p) => ModelPayload::ToolCall(ToolCallPayload {
-                name: p.name.clone(),
-                arguments: text,
-                tool_call_id: p.tool_call_id.clone(),
-                stop_reason: stop(p.stop_reason),
-                fidelity: None,
-            }),
-            ModelPayload::PartialToolCallOutput(p) => ModelPayload::ToolCallOutput(ToolCallOutputPayload {
-                output: text,
-                images: self.images.clone().filter(|i| !i.is_empty()),
-                tool_call_id: p.tool_call_id.clone(),
-                stop_reason: stop(p.stop_reason),
-            }),
-            other => other.clone(),
-        };
+        let payload = assemble(&last.payload, self.text.to_string_lossy(), &self.carried, stop)
+            .unwrap_or_else(|| last.payload.clone());
         Message::Model(ModelMessage {
             timestamp: last.timestamp.clone(),
             payload,
@@ -156,7 +120,7 @@ impl Aggregator {
                 self.open.push(Segment {
                     key: key.clone(),
                     text: Fragment::default(),
-                    images: None,
+                    carried: Carried::default(),
                     first: msg.clone(),
                     closed: None,
                 });
@@ -164,20 +128,11 @@ impl Aggregator {
             }
         };
         let seg = &mut self.open[at];
-        let (part, event) = match &msg.payload {
-            ModelPayload::PartialText(p) => (&p.text, p.event_type),
-            ModelPayload::PartialThinking(p) => (&p.thinking, p.event_type),
-            ModelPayload::PartialToolCall(p) => (&p.arguments, p.event_type),
-            ModelPayload::PartialToolCallOutput(p) => {
-                if let Some(images) = &p.images {
-                    seg.images = Some(images.clone());
-                }
-                (&p.output, p.event_type)
-            }
-            _ => return,
+        let Some((part, event)) = fragment_of(&msg.payload, &mut seg.carried) else {
+            return;
         };
         seg.text.push(part);
-        if event == crate::generated::enums::StreamEventType::Stop {
+        if event == StreamEventType::Stop {
             let mut seg = self.open.remove(at);
             seg.closed = Some(msg.clone());
             self.awaiting.push(seg);
@@ -185,21 +140,14 @@ impl Aggregator {
     }
 
     fn compare(&mut self, seg: &Segment, complete: &ModelMessage) {
-        let (field, text, images): (&'static str, &str, Option<&Vec<String>>) = match &complete.payload {
-            ModelPayload::Text(p) => ("text", &p.text, None),
-            ModelPayload::Thinking(p) => ("thinking", &p.thinking, None),
-            ModelPayload::ToolCall(p) => ("arguments", &p.arguments, None),
-            ModelPayload::ToolCallOutput(p) => ("output", &p.output, p.images.as_ref()),
-            _ => return,
+        let Some((field, text, carried)) = complete_of(&complete.payload) else {
+            return;
         };
         if seg.text.as_wtf8() != text.as_bytes() {
             self.mismatches.push((seg.key.clone(), field));
         }
-        if seg.key.1 == "partial_tool_call_output" {
-            let mine = seg.images.as_deref().unwrap_or(&[]);
-            if mine != images.map(Vec::as_slice).unwrap_or(&[]) {
-                self.mismatches.push((seg.key.clone(), "images"));
-            }
+        for name in seg.carried.differs(&carried) {
+            self.mismatches.push((seg.key.clone(), name));
         }
     }
 }

@@ -25,11 +25,13 @@ mod grammar;
 pub mod number;
 pub mod pointer;
 pub mod reader;
+pub mod runtime;
 pub mod ser;
 mod string_stops;
 mod strings;
 pub mod time;
 pub mod values;
+mod versions;
 mod walk;
 
 pub use codec::{canonicalize, decode, decode_as, decode_lenient, encode, encode_into, Decoded, Opaque};
@@ -41,3 +43,4 @@ pub use generated::message::*;
 pub use generated::tables;
 pub use generated::types::*;
 pub use values::{Fragment, NumberOrString, Verbatim};
+pub use versions::{knows_protocol, require_protocol};

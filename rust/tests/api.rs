@@ -171,3 +171,40 @@ fn the_aggregator_joins_a_split_surrogate_pair() {
     assert_eq!(out.len(), 1);
     assert!(text(&out[0]).contains(r#""text":"abc😀def","stop_reason":"completed""#));
 }
+
+fn output_delta(event: &str, output: &str, extra: &str) -> Message {
+    let line = format!(
+        "{{\"timestamp\":\"{TS}\",\"type\":\"model_msg\",\"payload\":{{\"type\":\"partial_tool_call_output\",\"role\":\"user\",\"event_type\":\"{event}\",\"output\":\"{output}\"{extra},\"tool_call_id\":\"A\"}}}}"
+    );
+    decode(line.as_bytes()).expect("a partial")
+}
+
+#[test]
+fn the_aggregator_keeps_the_images_one_fragment_carried() {
+    let mut agg = Aggregator::new();
+    agg.feed(output_delta("start", "", ""));
+    agg.feed(output_delta("delta", "out", r#","images":["img"]"#));
+    agg.feed(output_delta("stop", "", ""));
+    let out = agg.finish(); // no complete message followed: the fragments are assembled
+    assert_eq!(out.len(), 1);
+    assert_eq!(
+        text(&out[0]),
+        format!(
+            r#"{{"timestamp":"{TS}","type":"model_msg","payload":{{"type":"tool_call_output","role":"user","output":"out","images":["img"],"tool_call_id":"A","stop_reason":"completed"}}}}"#
+        )
+    );
+}
+
+#[test]
+fn the_aggregator_reports_different_images() {
+    let mut agg = Aggregator::new();
+    agg.feed(output_delta("start", "", ""));
+    agg.feed(output_delta("delta", "abc", r#","images":["i"]"#));
+    agg.feed(output_delta("stop", "", ""));
+    let line = format!(
+        r#"{{"timestamp":"{TS}","type":"model_msg","payload":{{"type":"tool_call_output","role":"user","output":"abd","tool_call_id":"A"}}}}"#
+    );
+    agg.feed(decode(line.as_bytes()).expect("complete"));
+    let fields: Vec<&str> = agg.mismatches.iter().map(|(_, f)| *f).collect();
+    assert_eq!(fields, ["output", "images"]);
+}

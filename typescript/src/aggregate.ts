@@ -21,20 +21,31 @@
 import type * as t from "./generated/types.js";
 import type { OpaqueMessage } from "./codec.js";
 import { isCompleteModelMessage, isPartialMessage } from "./guards.js";
-import { FRAGMENT_OF } from "./generated/schema.js";
+import { ASSEMBLY } from "./generated/schema.js";
 
 type Message = t.OmniMessage | OpaqueMessage;
 type PartialMessage = t.ModelMessage<t.PartialModelPayload>;
 
-/** The complete payload `type` of each partial one, and the field its fragments add up (from the schema). */
-const COMPLETE_OF = FRAGMENT_OF satisfies Record<
-  t.PartialModelPayload["type"],
-  readonly [t.CompleteModelPayload["type"], string]
->;
+type PartialType = t.PartialModelPayload["type"];
+type Fields = Record<string, unknown>;
 
-const PARTIAL_OF: ReadonlyMap<string, t.PartialModelPayload["type"]> = new Map(
-  Object.entries(COMPLETE_OF).map(([p, [c]]) => [c, p as t.PartialModelPayload["type"]]),
+/** A payload's members by name, for the table-driven steps below. */
+function fieldsOf(p: object): Fields {
+  return p as Fields;
+}
+
+/** How each partial's segment adds up to its complete payload (generated from the schema). */
+const HOW = ASSEMBLY satisfies Record<PartialType, { readonly complete: t.CompleteModelPayload["type"] }>;
+
+const PARTIAL_OF: ReadonlyMap<string, PartialType> = new Map(
+  Object.entries(HOW).map(([p, { complete }]) => [complete, p as PartialType]),
 );
+
+/** The value of a segment's key field (`tool_call_id`) in a payload, if the kind has one. */
+function keyField(partialType: PartialType, p: object): string | undefined {
+  const name = HOW[partialType].key;
+  return name === null ? undefined : (fieldsOf(p)[name] as string | undefined);
+}
 
 /** A segment key: origin chain, partial type and `tool_call_id` (JSON text, so it can key a Map). */
 export type SegmentKey = string;
@@ -46,7 +57,7 @@ function keyOf(origin: t.Origin | undefined, partialType: string, toolCallId: st
 /** The key of the segment a fragment belongs to. */
 export function segmentKey(msg: PartialMessage): SegmentKey {
   const p = msg.payload;
-  return keyOf(msg.origin, p.type, "tool_call_id" in p ? p.tool_call_id : undefined);
+  return keyOf(msg.origin, p.type, keyField(p.type, p));
 }
 
 /** The key of the segment a complete message would close, if it is of a streamed kind. */
@@ -54,26 +65,14 @@ function completeKey(msg: t.ModelMessage<t.CompleteModelPayload>): SegmentKey | 
   const p = msg.payload;
   const partial = PARTIAL_OF.get(p.type);
   if (partial === undefined) return null;
-  return keyOf(msg.origin, partial, "tool_call_id" in p ? p.tool_call_id : undefined);
-}
-
-function fragmentText(p: t.PartialModelPayload): string {
-  switch (p.type) {
-    case "partial_text":
-      return p.text;
-    case "partial_thinking":
-      return p.thinking;
-    case "partial_tool_call":
-      return p.arguments;
-    case "partial_tool_call_output":
-      return p.output;
-  }
+  return keyOf(msg.origin, partial, keyField(partial, p));
 }
 
 /** One streamed segment: its fragments so far. */
 export class Segment {
   readonly parts: string[] = [];
-  images: string[] | undefined;
+  /** The fields fragments carry whole (`images`), the last value of each. */
+  readonly carried: Record<string, readonly unknown[]> = {};
   /** The `stop` fragment, once seen. */
   closed: PartialMessage | undefined;
 
@@ -92,24 +91,16 @@ export class Segment {
     const last = this.closed ?? this.first;
     const p = last.payload;
     const stop: t.StopReason = this.closed !== undefined ? (p.stop_reason ?? "completed") : "aborted";
-    let payload: t.CompleteModelPayload;
-    switch (p.type) {
-      case "partial_text":
-        payload = { type: "text", role: p.role, text: this.text, stop_reason: stop };
-        break;
-      case "partial_thinking":
-        payload = { type: "thinking", role: p.role, thinking: this.text, stop_reason: stop };
-        break;
-      case "partial_tool_call":
-        payload = { type: "tool_call", role: p.role, name: p.name, arguments: this.text, tool_call_id: p.tool_call_id, stop_reason: stop };
-        break;
-      case "partial_tool_call_output":
-        payload = { type: "tool_call_output", role: p.role, output: this.text, tool_call_id: p.tool_call_id, stop_reason: stop };
-        if (this.images !== undefined && this.images.length) {
-          payload = { type: "tool_call_output", role: p.role, output: this.text, images: this.images, tool_call_id: p.tool_call_id, stop_reason: stop };
-        }
-        break;
+    const how = HOW[p.type];
+    const out: Fields = { type: how.complete };
+    for (const [name, from, value] of how.fields) {
+      if (from === "fixed") out[name] = value;
+      else if (from === "text") out[name] = this.text;
+      else if (from === "stop") out[name] = stop;
+      else if (from === "copy" && fieldsOf(p)[name] !== undefined) out[name] = fieldsOf(p)[name];
+      else if (from === "carry" && this.carried[name]?.length) out[name] = [...(this.carried[name] ?? [])];
     }
+    const payload = out as unknown as t.CompleteModelPayload; // the table's fields, in schema order
     const msg: t.ModelMessage<t.CompleteModelPayload> = { timestamp: last.timestamp, type: "model_msg", payload };
     if (last.origin !== undefined) msg.origin = last.origin;
     return msg;
@@ -166,8 +157,12 @@ export class Aggregator {
       seg = new Segment(key, msg);
       this.open.set(key, seg);
     }
-    seg.parts.push(fragmentText(p));
-    if (p.type === "partial_tool_call_output" && p.images !== undefined) seg.images = [...p.images];
+    const how = HOW[p.type];
+    seg.parts.push(fieldsOf(p)[how.text] as string);
+    for (const name of how.carried) {
+      const v = fieldsOf(p)[name];
+      if (Array.isArray(v)) seg.carried[name] = [...(v as unknown[])];
+    }
     if (p.event_type === "stop") {
       seg.closed = msg;
       this.open.delete(key);
@@ -181,13 +176,13 @@ export class Aggregator {
   }
 
   private compare(seg: Segment, complete: t.ModelMessage<t.CompleteModelPayload>): void {
-    const p = complete.payload;
-    const field = COMPLETE_OF[seg.first.payload.type][1];
-    if ((p as unknown as Record<string, unknown>)[field] !== seg.text) this.mismatches.push([seg.key, field]);
-    if (seg.first.payload.type === "partial_tool_call_output") {
-      const mine = seg.images ?? [];
-      const theirs = p.type === "tool_call_output" ? (p.images ?? []) : [];
-      if (mine.length !== theirs.length || mine.some((x, i) => x !== theirs[i])) this.mismatches.push([seg.key, "images"]);
+    const p = fieldsOf(complete.payload);
+    const how = HOW[seg.first.payload.type];
+    if (p[how.text] !== seg.text) this.mismatches.push([seg.key, how.text]);
+    for (const name of how.carried) {
+      const mine = seg.carried[name] ?? [];
+      const theirs = (p[name] ?? []) as readonly unknown[];
+      if (mine.length !== theirs.length || mine.some((x, i) => x !== theirs[i])) this.mismatches.push([seg.key, name]);
     }
   }
 }

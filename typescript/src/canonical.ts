@@ -13,9 +13,8 @@
  * @module
  */
 
-import { readMessage, type Reader } from "./generated/read.js";
+import type { Reader } from "./generated/read.js";
 import type { VerbatimShape } from "./generated/schema.js";
-import type { OmniMessage } from "./generated/types.js";
 import { objectEnd } from "./object-end.js";
 import { trustedRawJson } from "./raw.js";
 import { SOURCE, canonicalUnicodeEscape, type Kept } from "./verifier.js";
@@ -191,9 +190,9 @@ class CanonicalReader implements Reader {
  * The message of a canonical line, read in one pass (`end`: the line's length without its one
  * trailing line feed), its source kept when `retain`; null when the general path must decide.
  */
-export function readCanonical(text: string, end: number, retain: boolean): OmniMessage | null {
+export function readCanonical<M>(readMessage: (r: Reader) => M, text: string, end: number, retain: boolean): M | null {
   const r = new CanonicalReader(text);
-  let msg: OmniMessage;
+  let msg: M;
   try {
     msg = readMessage(r);
   } catch (e) {

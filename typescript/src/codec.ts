@@ -22,8 +22,11 @@
  *
  * @module
  */
+import type { CodecTables } from "./codec-tables.js";
+import { checkMessage } from "./generated/check.js";
 import { encodeMessage, writeMessage } from "./generated/encode.js";
-import { VERBATIM_LOCATIONS } from "./generated/schema.js";
+import { readMessage } from "./generated/read.js";
+import { FRAGMENT_OF, PAYLOAD_STRUCTS, PROTOCOL_VERSION, VERBATIM_LOCATIONS } from "./generated/schema.js";
 import type { OmniMessage } from "./generated/types.js";
 import { isValidMessage } from "./generated/validate.js";
 import { readCanonical } from "./canonical.js";
@@ -36,6 +39,52 @@ import { byteOffset, decodeUtf8, loneSurrogateIndex, utf8Error } from "./utf8.js
 import { Replay, SOURCE, Verifier, type Kept } from "./verifier.js";
 
 export { OpaqueMessage } from "./opaque.js";
+
+/** The package's own generated tables (`src/generated/`, the newest protocol version). */
+const OWN: CodecTables<OmniMessage> = {
+  protocolVersion: PROTOCOL_VERSION,
+  readMessage,
+  checkMessage,
+  isValidMessage,
+  writeMessage,
+  encodeMessage,
+  verbatimLocations: VERBATIM_LOCATIONS,
+  payloadStructs: PAYLOAD_STRUCTS,
+  fragmentOf: FRAGMENT_OF,
+};
+
+/**
+ * The byte-exact codec bound to one protocol version's generated tables: what `register` of
+ * `omnimessage/runtime` hands to generated code (its `decode`, `encode`, `canonicalize`), the
+ * package's own `decode`/`encode` being this codec bound to `src/generated/`.
+ */
+export interface Codec<M> {
+  /** The protocol version of the tables (their `PROTOCOL_VERSION`). */
+  readonly protocolVersion: string;
+  /** {@link decode}, into these tables' messages. */
+  decode(line: string | Uint8Array, options?: { lenient?: false }): M;
+  decode(line: string | Uint8Array, options: DecodeOptions): M | OpaqueMessage;
+  /** {@link encode}, with these tables' encoders. */
+  encode(msg: M | OpaqueMessage): string;
+  /** {@link canonicalize}, through these tables. */
+  canonicalize(line: string | Uint8Array, options?: DecodeOptions): string;
+}
+
+/** The codec bound to `t` (generated tables of one protocol version). */
+export function bindCodec<M>(t: CodecTables<M>): Codec<M> {
+  function dec(line: string | Uint8Array, options?: { lenient?: false }): M;
+  function dec(line: string | Uint8Array, options: DecodeOptions): M | OpaqueMessage;
+  function dec(line: string | Uint8Array, options?: DecodeOptions): M | OpaqueMessage {
+    return decodeWith(t, line, options, true);
+  }
+  const enc = (msg: M | OpaqueMessage): string => encodeWith(t, msg);
+  return Object.freeze({
+    protocolVersion: t.protocolVersion ?? PROTOCOL_VERSION,
+    decode: dec,
+    encode: enc,
+    canonicalize: (line: string | Uint8Array, options?: DecodeOptions): string => enc(dec(line, options ?? {})),
+  });
+}
 
 /** Options of {@link decode}. */
 export interface DecodeOptions {
@@ -59,7 +108,7 @@ export interface DecodeOptions {
 export function decode(line: string | Uint8Array, options?: { lenient?: false }): OmniMessage;
 export function decode(line: string | Uint8Array, options: DecodeOptions): OmniMessage | OpaqueMessage;
 export function decode(line: string | Uint8Array, options?: DecodeOptions): OmniMessage | OpaqueMessage {
-  return decodeLine(line, options, true);
+  return decodeWith(OWN, line, options, true);
 }
 
 /**
@@ -68,6 +117,10 @@ export function decode(line: string | Uint8Array, options?: DecodeOptions): Omni
  * tests run both paths on the same lines.
  */
 export function decodeLine(line: string | Uint8Array, options: DecodeOptions | undefined, onePass: boolean): OmniMessage | OpaqueMessage {
+  return decodeWith(OWN, line, options, onePass);
+}
+
+function decodeWith<M>(t: CodecTables<M>, line: string | Uint8Array, options: DecodeOptions | undefined, onePass: boolean): M | OpaqueMessage {
   const lenient = options?.lenient === true;
   const retain = options?.retainSource !== false;
   let text: string | null;
@@ -87,7 +140,7 @@ export function decodeLine(line: string | Uint8Array, options: DecodeOptions | u
     throw new TypeError("decode: the line must be a string or a Uint8Array");
   }
   try {
-    return decodeText(text, lenient, retain, onePass);
+    return decodeText(t, text, lenient, retain, onePass);
   } catch (e) {
     if (e instanceof RangeError) {
       // Engine limits (string length, memory): the line is too large for this process.
@@ -112,7 +165,11 @@ export function canonicalize(line: string | Uint8Array, options?: DecodeOptions)
  * raw LF or CR in a verbatim value built by hand; schema/README.md section 1.5).
  */
 export function encode(msg: OmniMessage | OpaqueMessage): string {
-  const out = encodeAny(msg);
+  return encodeWith(OWN, msg);
+}
+
+function encodeWith<M>(t: CodecTables<M>, msg: M | OpaqueMessage): string {
+  const out = encodeAny(t, msg);
   const broken = lineBreakAt(out, out.length);
   if (broken >= 0) {
     // Only a message built by hand can hold one (decoding and the builders refuse them).
@@ -122,17 +179,17 @@ export function encode(msg: OmniMessage | OpaqueMessage): string {
   return out;
 }
 
-function encodeAny(msg: OmniMessage | OpaqueMessage): string {
+function encodeAny<M>(t: CodecTables<M>, msg: M | OpaqueMessage): string {
   if (msg instanceof OpaqueMessage) return msg.raw;
   const kept = (msg as unknown as { [SOURCE]?: Kept })[SOURCE];
   if (kept !== undefined) {
     // Decoded from a canonical line: if the encoders write the same pieces and the very same
     // values, the canonical form is that line.
     const r = new Replay(kept);
-    writeMessage(r, msg);
+    t.writeMessage(r, msg);
     if (r.ok && r.pos === kept.text.length) return kept.text;
   }
-  return encodeMessage(msg);
+  return t.encodeMessage(msg);
 }
 
 // ---------------------------------------------------------------------------
@@ -172,7 +229,7 @@ function lineBreakAt(text: string, end: number): number {
 /** Longer lines (UTF-16 code units) skip the fast path, whose JSON.parse is not bounded by a small multiple of the line. */
 const FAST_PATH_MAX = 1 << 20;
 
-function decodeText(text: string, lenient: boolean, retain: boolean, onePass: boolean): OmniMessage | OpaqueMessage {
+function decodeText<M>(t: CodecTables<M>, text: string, lenient: boolean, retain: boolean, onePass: boolean): M | OpaqueMessage {
   let end = text.length;
   if (end > 0 && text.charCodeAt(end - 1) === 10) end--;
   const broken = lineBreakAt(text, end);
@@ -184,21 +241,21 @@ function decodeText(text: string, lenient: boolean, retain: boolean, onePass: bo
   // JSON.parse that throws costs more than the scan (empty lines, binary junk). A long line
   // skips JSON.parse, which builds every value of verbatim objects too (13x the line for a long
   // array of zeros): the plain reader only checks them.
-  if (!startsWithObject(text)) return decodeSlow(text, lenient);
-  if (text.length > FAST_PATH_MAX) return decodePlain(text) ?? decodeSlow(text, lenient);
+  if (!startsWithObject(text)) return decodeSlow(t, text, lenient);
+  if (text.length > FAST_PATH_MAX) return decodePlain(t, text) ?? decodeSlow(t, text, lenient);
   if (onePass) {
-    const msg = readCanonical(text, end, retain);
+    const msg = readCanonical(t.readMessage, text, end, retain);
     if (msg !== null) return msg;
   }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return decodeSlow(text, lenient);
+    return decodeSlow(t, text, lenient);
   }
-  if (isValidMessage(value, isPlainObject)) {
+  if (t.isValidMessage(value, isPlainObject)) {
     const w = new Verifier(text);
-    writeMessage(w, value);
+    t.writeMessage(w, value);
     if (w.ok && w.pos === end) {
       if (retain) {
         const kept: Kept = { text: end === text.length ? text : text.slice(0, end), values: w.values };
@@ -209,9 +266,9 @@ function decodeText(text: string, lenient: boolean, retain: boolean, onePass: bo
     // Valid but not canonical (a space, an escape, another key order): most likely valid,
     // and then read without a node per value.
     value = undefined;
-    return decodePlain(text) ?? decodeSlow(text, lenient);
+    return decodePlain(t, text) ?? decodeSlow(t, text, lenient);
   }
-  return decodeSlow(text, lenient);
+  return decodeSlow(t, text, lenient);
 }
 
 /** A verbatim value read by {@link scanPlain} (the only kind it makes). */
@@ -225,7 +282,7 @@ function isRawJson(v: unknown): boolean {
  * Null when the strict path must decide: what this accepts, the strict path accepts too, and
  * builds the same message of (the same values, verbatim values cut from the same spans).
  */
-function decodePlain(text: string): OmniMessage | null {
+function decodePlain<M>(t: CodecTables<M>, text: string): M | null {
   const read = scanPlain(text, (start, end) => trustedRawJson(text.slice(start, end)));
   if (read === null) return null;
   const root = read.value;
@@ -233,12 +290,12 @@ function decodePlain(text: string): OmniMessage | null {
   if (typeof env !== "string") return null;
   const payload = root["payload"];
   const ptype = isPlainObject(payload) ? (payload as Record<string, unknown>)["type"] : undefined;
-  const table = VERBATIM_LOCATIONS.get(env)?.get(typeof ptype === "string" ? ptype : "");
+  const table = t.verbatimLocations.get(env)?.get(typeof ptype === "string" ? ptype : "");
   // Each object kept as a span must sit at a verbatim place of this message (and a scalar map's
   // members must be scalars); the validators then see a RawJson at every verbatim place.
   for (const [key, notScalar] of read.verbatim) {
     const shape = table?.get(key);
     if (shape === undefined || (notScalar && shape === "scalar_map")) return null;
   }
-  return isValidMessage(root, isRawJson) ? root : null;
+  return t.isValidMessage(root, isRawJson) ? root : null;
 }

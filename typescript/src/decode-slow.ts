@@ -7,16 +7,16 @@
  * @module
  */
 
-import { ARR, LIT, NUM, OBJ, STR, checkMessage, escapePointerToken, member, pyRepr, type Problem } from "./generated/check.js";
-import { FRAGMENT_OF, PAYLOAD_STRUCTS, VERBATIM_LOCATIONS, type VerbatimShape } from "./generated/schema.js";
-import type { OmniMessage } from "./generated/types.js";
+import type { CodecTables } from "./codec-tables.js";
+import { ARR, LIT, NUM, OBJ, STR, escapePointerToken, member, pyRepr, type Problem as CheckProblem } from "./generated/check.js";
+import type { RejectionCategory, VerbatimShape } from "./generated/schema.js";
 import { DecodeError } from "./errors.js";
 import { OpaqueMessage } from "./opaque.js";
 import { trustedRawJson } from "./raw.js";
 import { Node, RAW, ScanError, expand, scan } from "./scan.js";
 import { byteOffset } from "./utf8.js";
 
-export function decodeSlow(text: string, lenient: boolean): OmniMessage | OpaqueMessage {
+export function decodeSlow<M>(t: CodecTables<M>, text: string, lenient: boolean): M | OpaqueMessage {
   let root: Node;
   try {
     root = scan(text);
@@ -25,8 +25,8 @@ export function decodeSlow(text: string, lenient: boolean): OmniMessage | Opaque
     throw e;
   }
   if (root.kind !== OBJ) throw new DecodeError("wrong_type", "a message is a JSON object", "", 0);
-  const verbatim = verbatimTable(root);
-  const problem = new Lexical(text, verbatim, fragmentField(root)).walk(root, "", null) ?? checkMessage(root);
+  const verbatim = verbatimTable(t, root);
+  const problem = new Lexical(text, verbatim, fragmentField(t, root)).walk(root, "", null) ?? t.checkMessage(root);
   if (problem !== null) {
     const err = new DecodeError(problem.category, problem.detail, problem.pointer, byteOffset(text, problem.at));
     // The opaque message is the object, from its `{` to its `}`: the JSON whitespace around it
@@ -34,20 +34,25 @@ export function decodeSlow(text: string, lenient: boolean): OmniMessage | Opaque
     if (lenient) return new OpaqueMessage(text.slice(root.start, root.end), err);
     throw err;
   }
-  return build(root, text, verbatim, null, true) as OmniMessage;
+  return build(root, text, verbatim, null, true) as M;
+}
+
+/** A problem of the lexical pass (any category) or of the generated checkers. */
+interface Problem extends Omit<CheckProblem, "category"> {
+  readonly category: RejectionCategory;
 }
 
 type VerbatimTable = ReadonlyMap<string, VerbatimShape> | null;
 
 /** Where verbatim values sit in this message, by its envelope and payload `type`. */
-function verbatimTable(root: Node): VerbatimTable {
+function verbatimTable<M>(t: CodecTables<M>, root: Node): VerbatimTable {
   const env = member(root, "type");
   const payload = member(root, "payload");
   const ptype = payload === null ? null : member(payload, "type");
   const envTag = env !== null && env.kind === STR ? (env.value as string) : null;
   const pTag = ptype !== null && ptype.kind === STR ? (ptype.value as string) : "";
   if (envTag === null) return null;
-  return VERBATIM_LOCATIONS.get(envTag)?.get(pTag) ?? null;
+  return t.verbatimLocations.get(envTag)?.get(pTag) ?? null;
 }
 
 /**
@@ -56,14 +61,14 @@ function verbatimTable(root: Node): VerbatimTable {
  * (the reference producer cuts fragments at any UTF-16 offset, so a pair can be split between
  * two deltas; joined, the halves pair up again).
  */
-function fragmentField(root: Node): string | null {
+function fragmentField<M>(t: CodecTables<M>, root: Node): string | null {
   const env = member(root, "type");
   const payload = member(root, "payload");
   const ptype = payload === null ? null : member(payload, "type");
   if (env === null || env.kind !== STR || ptype === null || ptype.kind !== STR) return null;
   const pTag = ptype.value as string;
-  if (PAYLOAD_STRUCTS.get(env.value as string)?.has(pTag) !== true || !Object.hasOwn(FRAGMENT_OF, pTag)) return null;
-  return FRAGMENT_OF[pTag as keyof typeof FRAGMENT_OF][1];
+  if (t.payloadStructs.get(env.value as string)?.has(pTag) !== true || !Object.hasOwn(t.fragmentOf, pTag)) return null;
+  return t.fragmentOf[pTag]![1];
 }
 
 /** The shape of the verbatim value at `rel` (a path from the payload), if one sits there. */

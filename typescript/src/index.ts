@@ -25,3 +25,9 @@ export * from "./guards.js";
 export { Aggregator, Segment, segmentKey, type SegmentKey } from "./aggregate.js";
 export { IncompatibleSchemaError, type GeneratedCode } from "./runtime.js";
 export { LineSplitter, iterMessages, iterMessagesSync, type Line, type RawLine, type ReadOptions } from "./reader.js";
+export {
+  PROVIDERS, project, projectAnthropic, projectGemini, projectOpenAIChat, projectOpenAIResponses, REDACTED_THINKING,
+  type AnthropicBlock, type AnthropicBody, type AnthropicMessage, type ChatAssistantMessage, type ChatMessage, type GeminiBody,
+  type GeminiContent, type GeminiPart, type Loss, type OpenAIChatBody, type OpenAIResponsesBody, type Projection,
+  type ProjectionInput, type Provider, type ProviderBodies, type ResponsesItem,
+} from "./providers/index.js";

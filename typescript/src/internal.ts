@@ -6,3 +6,4 @@
  */
 
 export { readLine } from "./reader.js";
+export { utf8Error } from "./utf8.js";

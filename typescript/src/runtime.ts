@@ -10,18 +10,24 @@
  *   this runtime's (the runtime decodes everything the generated types can describe);
  * - the generator: a version this runtime's satisfies as a caret range (`^0.1.0`: 0.1.x from
  *   0.1.0 on; `^1.2.0`: 1.x from 1.2.0 on), so every helper the generated code calls exists;
- * - the protocol version: code generated for an older version (`omnimessage generate --protocol V`,
- *   schema id `...:protocol-V`) is refused, saying so: this package's codec decodes its own
- *   (the newest) version only (docs/bindings.md, "Versions").
+ * - the protocol version (docs/bindings.md, "Versions"): one this runtime's schema lists
+ *   (`PROTOCOL_VERSIONS`, `x-omnimessage-versions`), and the one its schema id states
+ *   (`...:protocol-V` for an older version, `omnimessage generate --protocol V`); any other is
+ *   refused, naming the versions this runtime knows. Code that hands over its tables (`tables`,
+ *   what this release's generator writes) gets the codec bound to them: its own version, decoded
+ *   strictly and written back byte for byte.
  *
  * @module
  */
 
 import { defined, nonEmpty, stamp, verbatim } from "./builder-support.js";
-import { GENERATOR_VERSION, PROTOCOL_VERSION, SCHEMA_ID } from "./generated/schema.js";
+import type { CodecTables } from "./codec-tables.js";
+import { bindCodec, type Codec } from "./codec.js";
+import { GENERATOR_VERSION, PROTOCOL_VERSION, PROTOCOL_VERSIONS, SCHEMA_ID } from "./generated/schema.js";
 
 export type { JsonObjectInput, Stamp } from "./builder-support.js";
-export type { OpaqueMessage } from "./codec.js";
+export type { CodecTables } from "./codec-tables.js";
+export type { Codec, DecodeOptions, OpaqueMessage } from "./codec.js";
 
 /** What generated code says about itself when it registers (its `schema.ts` constants). */
 export interface GeneratedCode {
@@ -29,6 +35,13 @@ export interface GeneratedCode {
   readonly schemaId: string;
   /** The version of the generator that wrote it (`GENERATOR_VERSION`). */
   readonly generatorVersion: string;
+  /** The protocol version it speaks (`PROTOCOL_VERSION`); absent: the one its schema id states. */
+  readonly protocolVersion?: string;
+}
+
+/** Generated code that hands its decoder and encoder parts over, to get the codec bound to them. */
+export interface GeneratedCodec<M> extends GeneratedCode {
+  readonly tables: CodecTables<M>;
 }
 
 /** The helpers generated builders call, handed over by {@link register}. */
@@ -77,11 +90,20 @@ export function incompatibility(code: GeneratedCode): string | null {
   const ours = semver(SCHEMA_ID.slice(SCHEMA_PREFIX.length))!;
   const id = code?.schemaId;
   const pinned = typeof id === "string" ? PROTOCOL_SUFFIX.exec(id) : null;
-  if (pinned !== null && pinned[2] !== PROTOCOL_VERSION) {
+  const stated = pinned?.[2] ?? PROTOCOL_VERSION;
+  const version = code?.protocolVersion ?? stated;
+  if (version !== stated) return `it states protocol ${quote(version)}, and its schema id protocol ${quote(stated)}`;
+  const tables = (code as Partial<GeneratedCodec<unknown>>).tables;
+  if (tables !== undefined && (tables?.protocolVersion ?? stated) !== version) {
+    return `its codec tables are of protocol ${quote(tables?.protocolVersion)}, and it states protocol ${quote(version)}`;
+  }
+  if (!PROTOCOL_VERSIONS.includes(version)) {
+    return `this runtime knows no protocol ${quote(version)} (it knows ${PROTOCOL_VERSIONS.join(", ")})`;
+  }
+  if (version !== PROTOCOL_VERSION && tables === undefined) {
     return (
-      `it was generated for protocol ${quote(pinned[2])}, and this package's codec decodes protocol ` +
-      `${PROTOCOL_VERSION} only (generate without --protocol, or use --target typescript-types for that version's ` +
-      `types and validators)`
+      `it was generated for protocol ${quote(version)} without its codec tables, and this package's own codec ` +
+      `decodes protocol ${PROTOCOL_VERSION} (regenerate it with this release to get the codec of ${quote(version)})`
     );
   }
   const bare = pinned !== null ? pinned[1] : id;
@@ -103,16 +125,21 @@ export function incompatibility(code: GeneratedCode): string | null {
  * {@link IncompatibleSchemaError} saying why and how to fix it (regenerate with this runtime's
  * version, or install the runtime the code was generated for).
  */
-export function register(code: GeneratedCode): Runtime {
+export function register<M>(code: GeneratedCodec<M>): Runtime & { readonly codec: Codec<M> };
+export function register(code: GeneratedCode): Runtime;
+export function register<M>(code: GeneratedCode | GeneratedCodec<M>): Runtime | (Runtime & { readonly codec: Codec<M> }) {
   const why = incompatibility(code);
   if (why !== null) {
+    const v = code?.protocolVersion;
+    const flag = typeof v === "string" && v !== PROTOCOL_VERSION && PROTOCOL_VERSIONS.includes(v) ? ` --protocol ${v}` : "";
     throw new IncompatibleSchemaError(
       `omnimessage: generated code (schema ${quote(code?.schemaId)}, generator ${quote(code?.generatorVersion)}) ` +
         `does not fit this runtime (omnimessage ${GENERATOR_VERSION}, schema ${SCHEMA_ID}): ${why}. ` +
-        `Regenerate it with omnimessage ${GENERATOR_VERSION} (omnimessage generate --target typescript --out DIR), ` +
+        `Regenerate it with omnimessage ${GENERATOR_VERSION} (omnimessage generate --target typescript${flag} --out DIR), ` +
         `or install the omnimessage npm package it was generated for.`,
       code,
     );
   }
-  return HELPERS;
+  const tables = (code as Partial<GeneratedCodec<M>>).tables;
+  return tables === undefined ? HELPERS : Object.freeze({ ...HELPERS, codec: bindCodec(tables) });
 }

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { DecodeError, RawJson, encode } from "../dist/index.js";
 import { decodeLine } from "../dist/codec.js";
 import { readCanonical } from "../dist/canonical.js";
+import { readMessage } from "../dist/generated/read.js";
 import { HAVE_SUITE, cases, inputBytes } from "./support/conformance.mjs";
 
 /** A deep copy where RawJson values become their text, keys in their order. */
@@ -37,7 +38,7 @@ export function agree(line) {
   }
   const text = typeof line === "string" ? line : new TextDecoder().decode(line);
   const end = text.endsWith("\n") ? text.length - 1 : text.length;
-  return text.isWellFormed() ? readCanonical(text, end, true) : null;
+  return text.isWellFormed() ? readCanonical(readMessage, text, end, true) : null;
 }
 
 const TS = "2026-07-18T03:10:22.531Z";

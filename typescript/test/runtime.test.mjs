@@ -2,13 +2,21 @@
 // incompatible schema or generator with an IncompatibleSchemaError, naming both sides.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { GENERATOR_VERSION, PROTOCOL_VERSION, SCHEMA_ID, IncompatibleSchemaError as FromIndex } from "../dist/index.js";
+import { GENERATOR_VERSION, PROTOCOL_VERSION, PROTOCOL_VERSIONS, SCHEMA_ID, IncompatibleSchemaError as FromIndex } from "../dist/index.js";
 import { IncompatibleSchemaError, incompatibility, register } from "omnimessage/runtime";
+import { checkMessage } from "../dist/generated/check.js";
+import { encodeMessage, writeMessage } from "../dist/generated/encode.js";
+import { readMessage } from "../dist/generated/read.js";
+import { FRAGMENT_OF, PAYLOAD_STRUCTS, VERBATIM_LOCATIONS } from "../dist/generated/schema.js";
+import { isValidMessage } from "../dist/generated/validate.js";
 
 const schema = (v) => `urn:omnimessage:schema:${v}`;
 const [maj, min, pat] = SCHEMA_ID.split(":").at(-1).split(".").map(Number);
 const [gmaj, gmin, gpat] = GENERATOR_VERSION.split(".").map(Number);
 const ok = { schemaId: SCHEMA_ID, generatorVersion: GENERATOR_VERSION };
+// What generated code hands over (src/generated/runtime.ts): the parts of the codec of its version.
+const OWN_TABLES = { protocolVersion: PROTOCOL_VERSION, readMessage, checkMessage, isValidMessage, writeMessage, encodeMessage,
+  verbatimLocations: VERBATIM_LOCATIONS, payloadStructs: PAYLOAD_STRUCTS, fragmentOf: FRAGMENT_OF };
 
 test("the package's own generated code registers, and gets the builders' helpers", () => {
   const rt = register(ok);
@@ -61,13 +69,25 @@ test("what the message quotes from generated code is clipped", () => {
   assert.throws(() => register({ ...ok, schemaId: "x".repeat(10_000) }), (e) => e.message.length < 800);
 });
 
-test("code generated for another protocol version is refused, saying which; the runtime's own version is not", () => {
-  const pinned = `${SCHEMA_ID}:protocol-0.2.4`;
-  assert.throws(() => register({ ...ok, schemaId: pinned }), (e) => {
+test("the version rule: every protocol version the runtime's schema lists is accepted, any other refused, naming the known ones", () => {
+  assert.deepEqual(PROTOCOL_VERSIONS.at(-1), PROTOCOL_VERSION);
+  assert.ok(PROTOCOL_VERSIONS.includes("0.2.4"), PROTOCOL_VERSIONS);
+  const tables = (protocolVersion) => ({ ...OWN_TABLES, protocolVersion });
+  // accepted: 0.2.4 code that hands over its tables gets the codec bound to them
+  const pinned = { ...ok, schemaId: `${SCHEMA_ID}:protocol-0.2.4`, protocolVersion: "0.2.4", tables: tables("0.2.4") };
+  assert.equal(incompatibility(pinned), null);
+  assert.equal(register(pinned).codec.protocolVersion, "0.2.4");
+  assert.equal(incompatibility({ ...ok, schemaId: `${SCHEMA_ID}:protocol-${PROTOCOL_VERSION}` }), null);
+  // refused: a version the runtime does not know, named, with the ones it knows
+  const unknown = { ...ok, schemaId: `${SCHEMA_ID}:protocol-9.9`, protocolVersion: "9.9", tables: tables("9.9") };
+  assert.throws(() => register(unknown), (e) => {
     assert.ok(e instanceof IncompatibleSchemaError);
-    assert.ok(e.message.includes('it was generated for protocol "0.2.4", and this package\'s codec decodes protocol'), e.message);
-    assert.ok(e.message.includes("--target typescript-types"), e.message);
+    assert.ok(e.message.includes(`this runtime knows no protocol "9.9" (it knows ${PROTOCOL_VERSIONS.join(", ")})`), e.message);
     return true;
   });
-  assert.equal(incompatibility({ ...ok, schemaId: `${SCHEMA_ID}:protocol-${PROTOCOL_VERSION}` }), null);
+  // refused: an older version without its tables (this package's own codec is the newest version's)
+  assert.match(incompatibility({ ...ok, schemaId: `${SCHEMA_ID}:protocol-0.2.4` }), /generated for protocol "0.2.4" without its codec tables/);
+  // refused: a version that contradicts the schema id or the tables
+  assert.match(incompatibility({ ...pinned, protocolVersion: PROTOCOL_VERSION }), /states protocol .* and its schema id protocol "0.2.4"/);
+  assert.match(incompatibility({ ...pinned, tables: tables(PROTOCOL_VERSION) }), /codec tables are of protocol/);
 });

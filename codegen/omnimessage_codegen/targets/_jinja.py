@@ -40,7 +40,7 @@ _CODEC_NOTE = {
     ),
     "typescript": (
         "Types, schema tables and generated parts of a codec, but not a standalone codec: the codec is",
-        "the `omnimessage` npm package, which this code imports; decode/encode with its decode/encode.",
+        "the `omnimessage` npm package, which this code imports; decode/encode with index.ts's decode/encode.",
         "JSON.parse/JSON.stringify alone are not byte-exact (verbatim values such as `fidelity` are",
         "re-spelled, `1.0` becomes `1`; duplicate keys pass; keys come out in insertion order).",
     ),

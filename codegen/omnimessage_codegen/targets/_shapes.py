@@ -96,3 +96,4 @@ def payload_rows(model: Model) -> Iterator[tuple[str, Struct, list[tuple[tuple[s
         for member in model.payload_members(envelope):
             st = model.structs[member]
             yield envelope.struct.tag or "", st, locations.get((envelope.struct.tag or "", st.tag), [])
+

@@ -5,7 +5,7 @@
 //! Builders (`x-omnimessage-builders`): messages built the way the reference producer builds them.
 #![allow(unused_imports, dead_code, clippy::all)]
 
-use omnimessage::values::{Fragment, NumberOrString, Verbatim};
+use omnimessage::runtime::{Fragment, NumberOrString, Verbatim};
 
 use super::*;
 
@@ -22,7 +22,7 @@ pub fn tool_list_ready(tools: Vec<ToolDefinition>, opts: ToolListReadyOptions) -
         tools: tools,
     };
     Message::Event(EventMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: EventPayload::ToolListReady(payload),
         origin: None,
     })
@@ -41,7 +41,7 @@ pub fn mcp_connect_begin(servers: Vec<String>, opts: McpConnectBeginOptions) -> 
         servers: servers,
     };
     Message::Event(EventMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: EventPayload::McpConnectBegin(payload),
         origin: None,
     })
@@ -67,7 +67,7 @@ pub fn mcp_connect_end(status: StopReason, results: Vec<McpServerResult>, opts: 
         error_message: opts.error_message,
     };
     Message::Event(EventMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: EventPayload::McpConnectEnd(payload),
         origin: None,
     })
@@ -111,7 +111,7 @@ pub fn request_begin(opts: RequestBeginOptions) -> Message {
         prefix_thinking_level: opts.prefix_thinking_level,
     };
     Message::Event(EventMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: EventPayload::RequestBegin(payload),
         origin: None,
     })
@@ -143,7 +143,7 @@ pub fn request_end(status: StopReason, opts: RequestEndOptions) -> Message {
         retry_in_ms: opts.retry_in_ms,
     };
     Message::Event(EventMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: EventPayload::RequestEnd(payload),
         origin: None,
     })
@@ -163,7 +163,7 @@ pub fn approval_decision(decision: ApprovalDecision, tool_call_id: impl Into<Str
         tool_call_id: tool_call_id.into(),
     };
     Message::Event(EventMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: EventPayload::ApprovalDecision(payload),
         origin: None,
     })
@@ -187,7 +187,7 @@ pub fn token_usage(session: TokenCounts, request: TokenCounts, opts: TokenUsageO
         reported_cost: opts.reported_cost,
     };
     Message::Event(EventMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: EventPayload::TokenUsage(payload),
         origin: None,
     })
@@ -209,7 +209,7 @@ pub fn compaction_begin(reason: CompactionReason, mode: CompactionMode, context:
         turns: turns,
     };
     Message::Event(EventMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: EventPayload::CompactionBegin(payload),
         origin: None,
     })
@@ -239,7 +239,7 @@ pub fn compaction_end(reason: CompactionReason, mode: CompactionMode, status: St
         error_message: opts.error_message,
     };
     Message::Event(EventMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: EventPayload::CompactionEnd(payload),
         origin: None,
     })
@@ -265,7 +265,7 @@ pub fn abort(error_code: Option<ErrorCode>, opts: AbortOptions) -> Message {
         reason: opts.reason,
     };
     Message::Event(EventMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: EventPayload::Abort(payload),
         origin: None,
     })
@@ -284,7 +284,7 @@ pub fn subagent(session_id: impl Into<String>, opts: SubagentOptions) -> Message
         session_id: session_id.into(),
     };
     Message::Event(EventMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: EventPayload::Subagent(payload),
         origin: None,
     })
@@ -314,7 +314,7 @@ pub fn hook(hook_point: HookPoint, name: impl Into<String>, opts: HookOptions) -
         output: opts.output.filter(|v| !v.is_empty()),
     };
     Message::Event(EventMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: EventPayload::Hook(payload),
         origin: None,
     })

@@ -5,7 +5,7 @@
 //! Builders (`x-omnimessage-builders`): messages built the way the reference producer builds them.
 #![allow(unused_imports, dead_code, clippy::all)]
 
-use omnimessage::values::{Fragment, NumberOrString, Verbatim};
+use omnimessage::runtime::{Fragment, NumberOrString, Verbatim};
 
 use super::*;
 
@@ -28,7 +28,7 @@ pub fn user_text(text: impl Into<String>, opts: UserTextOptions) -> Message {
         sender: opts.sender,
     };
     Message::Model(ModelMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: ModelPayload::Text(payload),
         origin: None,
     })
@@ -56,7 +56,7 @@ pub fn assistant_text(text: impl Into<String>, opts: AssistantTextOptions) -> Me
         sender: None,
     };
     Message::Model(ModelMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: ModelPayload::Text(payload),
         origin: None,
     })
@@ -82,7 +82,7 @@ pub fn thinking(text: impl Into<String>, opts: ThinkingOptions) -> Message {
         fidelity: opts.fidelity.filter(|v| !v.is_empty()),
     };
     Message::Model(ModelMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: ModelPayload::Thinking(payload),
         origin: None,
     })
@@ -109,7 +109,7 @@ pub fn inline_thinking(data: impl Into<String>, mime_type: impl Into<String>, op
         fidelity: opts.fidelity.filter(|v| !v.is_empty()),
     };
     Message::Model(ModelMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: ModelPayload::InlineThinking(payload),
         origin: None,
     })
@@ -137,7 +137,7 @@ pub fn tool_call(name: impl Into<String>, arguments: impl Into<String>, tool_cal
         fidelity: opts.fidelity.filter(|v| !v.is_empty()),
     };
     Message::Model(ModelMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: ModelPayload::ToolCall(payload),
         origin: None,
     })
@@ -164,7 +164,7 @@ pub fn tool_call_output(output: impl Into<String>, tool_call_id: impl Into<Strin
         stop_reason: opts.stop_reason.or(Some(StopReason::Completed)),
     };
     Message::Model(ModelMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: ModelPayload::ToolCallOutput(payload),
         origin: None,
     })
@@ -187,7 +187,7 @@ pub fn image_url(url: impl Into<String>, opts: ImageUrlOptions) -> Message {
         stop_reason: opts.stop_reason.or(Some(StopReason::Completed)),
     };
     Message::Model(ModelMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: ModelPayload::ImageUrl(payload),
         origin: None,
     })
@@ -217,7 +217,7 @@ pub fn inline_data(data: impl Into<String>, mime_type: impl Into<String>, opts: 
         fidelity: opts.fidelity.filter(|v| !v.is_empty()),
     };
     Message::Model(ModelMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: ModelPayload::InlineData(payload),
         origin: None,
     })
@@ -241,7 +241,7 @@ pub fn partial_text(event_type: StreamEventType, text: impl Into<Fragment>, opts
         stop_reason: opts.stop_reason,
     };
     Message::Model(ModelMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: ModelPayload::PartialText(payload),
         origin: None,
     })
@@ -265,7 +265,7 @@ pub fn partial_thinking(event_type: StreamEventType, text: impl Into<Fragment>, 
         stop_reason: opts.stop_reason,
     };
     Message::Model(ModelMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: ModelPayload::PartialThinking(payload),
         origin: None,
     })
@@ -291,7 +291,7 @@ pub fn partial_tool_call(event_type: StreamEventType, name: impl Into<String>, a
         stop_reason: opts.stop_reason,
     };
     Message::Model(ModelMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: ModelPayload::PartialToolCall(payload),
         origin: None,
     })
@@ -320,7 +320,7 @@ pub fn partial_tool_call_output(event_type: StreamEventType, output: impl Into<F
         stop_reason: opts.stop_reason,
     };
     Message::Model(ModelMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: ModelPayload::PartialToolCallOutput(payload),
         origin: None,
     })

@@ -5,7 +5,7 @@
 //! Builders (`x-omnimessage-builders`): messages built the way the reference producer builds them.
 #![allow(unused_imports, dead_code, clippy::all)]
 
-use omnimessage::values::{Fragment, NumberOrString, Verbatim};
+use omnimessage::runtime::{Fragment, NumberOrString, Verbatim};
 
 use super::*;
 
@@ -31,7 +31,7 @@ pub fn session_meta(session_id: impl Into<String>, provider: impl Into<String>, 
         source: opts.source,
     };
     Message::SessionMeta(SessionMetaMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: payload,
         origin: None,
     })

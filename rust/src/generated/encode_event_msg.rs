@@ -6,10 +6,7 @@
 //! only when set.
 #![allow(unused_imports, unused_mut, dead_code, clippy::all)]
 
-use omnimessage::de::{De, Decode, Result, UNKNOWN};
-use omnimessage::pointer::Path;
-use omnimessage::ser::Encode;
-use omnimessage::values::{Fragment, NumberOrString, Verbatim};
+use omnimessage::runtime::{De, Decode, Encode, Fragment, NumberOrString, Path, Result, UNKNOWN, Verbatim};
 
 use super::tables::*;
 use super::*;

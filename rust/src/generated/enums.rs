@@ -5,7 +5,7 @@
 //! The schema's vocabularies: one enum each, spelled on the wire by `as_str` and read by `FromStr`.
 #![allow(dead_code, clippy::all)]
 
-use omnimessage::ser::Encode;
+use omnimessage::runtime::Encode;
 
 /// Why a record ended; answers only 'retry or not'. `completed`: finished normally, continue.
 /// `aborted`: the user interrupted; an `abort` event follows. `retryable`: a failure worth retrying
@@ -44,7 +44,7 @@ impl std::str::FromStr for StopReason {
 
 impl std::fmt::Display for StopReason { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for StopReason { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
+impl Encode for StopReason { fn encode(&self, out: &mut Vec<u8>) { omnimessage::runtime::write_plain(out, self.as_str()) } }
 
 /// Stable, machine-readable failure code carried beside `error_message` by every payload that
 /// reports a failure; renderers localise from it.
@@ -92,7 +92,7 @@ impl std::str::FromStr for ErrorCode {
 
 impl std::fmt::Display for ErrorCode { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for ErrorCode { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
+impl Encode for ErrorCode { fn encode(&self, out: &mut Vec<u8>) { omnimessage::runtime::write_plain(out, self.as_str()) } }
 
 /// The subset of `ErrorCode` the reference builders write on an `abort` event. Any other
 /// `ErrorCode` there is valid; `omnimessage validate` reports it as the warning OM505.
@@ -124,7 +124,7 @@ impl std::str::FromStr for AbortErrorCode {
 
 impl std::fmt::Display for AbortErrorCode { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for AbortErrorCode { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
+impl Encode for AbortErrorCode { fn encode(&self, out: &mut Vec<u8>) { omnimessage::runtime::write_plain(out, self.as_str()) } }
 
 /// The thinking level of one request (the reference's `ThinkingLevelName`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -161,7 +161,7 @@ impl std::str::FromStr for ThinkingLevel {
 
 impl std::fmt::Display for ThinkingLevel { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for ThinkingLevel { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
+impl Encode for ThinkingLevel { fn encode(&self, out: &mut Vec<u8>) { omnimessage::runtime::write_plain(out, self.as_str()) } }
 
 /// Who a model message belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -190,7 +190,7 @@ impl std::str::FromStr for Role {
 
 impl std::fmt::Display for Role { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for Role { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
+impl Encode for Role { fn encode(&self, out: &mut Vec<u8>) { omnimessage::runtime::write_plain(out, self.as_str()) } }
 
 /// Phase of a streaming fragment: `start` opens a segment, `delta` carries the next piece, `stop`
 /// closes it; the complete message follows the `stop` immediately.
@@ -222,7 +222,7 @@ impl std::str::FromStr for StreamEventType {
 
 impl std::fmt::Display for StreamEventType { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for StreamEventType { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
+impl Encode for StreamEventType { fn encode(&self, out: &mut Vec<u8>) { omnimessage::runtime::write_plain(out, self.as_str()) } }
 
 /// Who wrote a user-role text when it was not the human at the keyboard. Absent means the human.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -255,7 +255,7 @@ impl std::str::FromStr for Sender {
 
 impl std::fmt::Display for Sender { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for Sender { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
+impl Encode for Sender { fn encode(&self, out: &mut Vec<u8>) { omnimessage::runtime::write_plain(out, self.as_str()) } }
 
 /// What started a session. Absent reads as `user`. The retired value `benchmark` is refused
 /// (`invalid_value`); `omnimessage validate --legacy` reads it as `cli`, with a warning.
@@ -293,7 +293,7 @@ impl std::str::FromStr for SessionSource {
 
 impl std::fmt::Display for SessionSource { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for SessionSource { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
+impl Encode for SessionSource { fn encode(&self, out: &mut Vec<u8>) { omnimessage::runtime::write_plain(out, self.as_str()) } }
 
 /// How an MCP server is reached.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -324,7 +324,7 @@ impl std::str::FromStr for McpTransport {
 
 impl std::fmt::Display for McpTransport { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for McpTransport { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
+impl Encode for McpTransport { fn encode(&self, out: &mut Vec<u8>) { omnimessage::runtime::write_plain(out, self.as_str()) } }
 
 /// The outcome of a tool approval: `allow` runs the call, `deny` refuses it (the call gets a
 /// synthetic `aborted` output), `forbidden` refuses it by policy.
@@ -356,7 +356,7 @@ impl std::str::FromStr for ApprovalDecision {
 
 impl std::fmt::Display for ApprovalDecision { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for ApprovalDecision { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
+impl Encode for ApprovalDecision { fn encode(&self, out: &mut Vec<u8>) { omnimessage::runtime::write_plain(out, self.as_str()) } }
 
 /// What triggered a compaction: the context threshold, the turn-count threshold, or a user request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -387,7 +387,7 @@ impl std::str::FromStr for CompactionReason {
 
 impl std::fmt::Display for CompactionReason { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for CompactionReason { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
+impl Encode for CompactionReason { fn encode(&self, out: &mut Vec<u8>) { omnimessage::runtime::write_plain(out, self.as_str()) } }
 
 /// How a compaction shrinks the context: relay a summary, or discard the history.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -416,7 +416,7 @@ impl std::str::FromStr for CompactionMode {
 
 impl std::fmt::Display for CompactionMode { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for CompactionMode { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
+impl Encode for CompactionMode { fn encode(&self, out: &mut Vec<u8>) { omnimessage::runtime::write_plain(out, self.as_str()) } }
 
 /// The hook point that answered. `stop` and `pre_tool_use` are the points whose hooks the reference
 /// records (`hooks/stop-hook.ts`, `hooks/tool-hook.ts`); `user_prompt` stays listed, as the
@@ -451,7 +451,7 @@ impl std::str::FromStr for HookPoint {
 
 impl std::fmt::Display for HookPoint { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for HookPoint { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
+impl Encode for HookPoint { fn encode(&self, out: &mut Vec<u8>) { omnimessage::runtime::write_plain(out, self.as_str()) } }
 
 /// What a hook decided; each point has its own decisions: `stop` gives `continue` or `stop`,
 /// `pre_tool_use` gives `allow` or `deny` (validator rule OM507).
@@ -485,4 +485,4 @@ impl std::str::FromStr for HookDecision {
 
 impl std::fmt::Display for HookDecision { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for HookDecision { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
+impl Encode for HookDecision { fn encode(&self, out: &mut Vec<u8>) { omnimessage::runtime::write_plain(out, self.as_str()) } }

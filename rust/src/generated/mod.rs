@@ -16,6 +16,7 @@ mod encode_session_meta;
 mod encode_model_msg;
 mod encode_event_msg;
 pub mod enums;
+pub mod fragments;
 pub mod guards;
 pub mod message;
 pub mod tables;

@@ -10,6 +10,11 @@
 pub const SCHEMA_ID: &str = "urn:omnimessage:schema:1.0.0";
 /// The protocol version this binding speaks (`omnimessage generate --protocol`; docs/bindings.md).
 pub const PROTOCOL_VERSION: &str = "next";
+// The runtime refuses, at compile time, bindings of a protocol version its schema does not list
+// (docs/bindings.md, "Versions").
+const _: () = omnimessage::runtime::require_protocol(PROTOCOL_VERSION);
+/// Every protocol version of the schema, oldest first (`x-omnimessage-versions`).
+pub const PROTOCOL_VERSIONS: &[&str] = &["0.1.1", "0.2.0", "0.2.1", "0.2.2", "0.2.4", "0.2.6", "next"];
 /// `x-omnimessage-limits.max_depth`.
 pub const MAX_DEPTH: usize = 512;
 /// `x-omnimessage-limits.min_supported_line_bytes`.

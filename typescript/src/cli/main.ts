@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * The OmniMessage command line, TypeScript binding: `canonicalize`, with the same behaviour,
- * messages and exit codes as the Python binding's `omnimessage canonicalize`, and `testee`, the
+ * The OmniMessage command line, TypeScript binding: `canonicalize` and `restore`, with the same
+ * behaviour, messages and exit codes as the Python binding's commands of those names, and `testee`, the
  * conformance testee (`omnimessage conformance --impl typescript` runs it). The package's `bin`;
  * `bin/omnimessage.mjs` runs it from a checkout.
  *
@@ -9,7 +9,9 @@
  */
 
 import { canonicalize } from "./canonicalize.js";
+import { didYouMean } from "./did-you-mean.js";
 import { removePendingTemp } from "./in-place.js";
+import { restoreCommand } from "./restore.js";
 import { MAX_MESSAGE_CHARS, clipText, sanitize } from "./sanitize.js";
 import { testee } from "./testee.js";
 import { EXIT_OK, EXIT_USAGE, HELP, HELP_CANON, PROG, USAGE, USAGE_CANON, UsageError, packageVersion, parseCanonicalize } from "./usage.js";
@@ -74,12 +76,13 @@ async function main(argv: readonly string[]): Promise<number> {
     return EXIT_OK;
   }
   if (command === "testee" && rest.length === 0) return testee();
+  if (command === "restore") return reported(() => restoreCommand(rest));
   if (command !== "canonicalize") {
     process.stderr.write(USAGE);
     process.stderr.write(
       command === undefined
         ? `${PROG}: error: the following arguments are required: COMMAND\n`
-        : `${PROG}: error: argument COMMAND: invalid choice: '${echo(command)}' (choose from 'canonicalize', 'testee')\n`,
+        : `${PROG}: error: argument COMMAND: invalid choice: '${echo(command)}' (choose from 'canonicalize', 'restore', 'testee')\n`,
     );
     return EXIT_USAGE;
   }
@@ -90,11 +93,17 @@ async function main(argv: readonly string[]): Promise<number> {
   }
   if (unknown.length) {
     process.stderr.write(USAGE_CANON);
-    process.stderr.write(`${PROG} canonicalize: error: unrecognized arguments: ${echo(unknown.join(" "))}\n`);
+    const options = ["-h", "--help", "--in-place", "--keep-invalid", "--check", "--lenient"];
+    process.stderr.write(`${PROG} canonicalize: error: ${echo(`unrecognized arguments: ${unknown.join(" ")}${didYouMean(unknown, options)}`)}\n`);
     return EXIT_USAGE;
   }
+  return reported(() => canonicalize(args));
+}
+
+/** A command's exit code, the errors `failure` knows reported on stderr; a bug is thrown on. */
+async function reported(command: () => Promise<number>): Promise<number> {
   try {
-    return await canonicalize(args);
+    return await command();
   } catch (e) {
     const code = failure(e);
     if (code === undefined) throw e;

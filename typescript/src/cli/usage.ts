@@ -20,6 +20,7 @@ OmniMessage toolkit (TypeScript binding).
 
 commands:
   canonicalize   re-encode JSON Lines canonically (strict)
+  restore        print a session's model context, restored from its trace
   testee         answer the conformance runner on stdin/stdout (conformance/TESTEE-PROTOCOL.md)
 
 options:

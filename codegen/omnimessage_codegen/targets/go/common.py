@@ -11,6 +11,7 @@ import json
 from dataclasses import dataclass
 
 from ...model import AnyOf, ArrayOf, EnumRef, Field, Model, Prim, Struct, StructRef, TypeRef, UnionRef, Verbatim
+from .._imports import Imports
 from .._jinja import wrap
 from .._shapes import UnsupportedShape, is_fragment, properties
 from .._shapes import encode_plan as shared_encode_plan
@@ -44,14 +45,22 @@ def doc(text: str, indent: str = "") -> str:
     return wrap(text, width=100, indent=f"{indent}// ")
 
 
-def go_type(model: Model, st: Struct, f: Field) -> str:
-    """The Go type of a field's value (without the pointer of an optional field)."""
+def go_type(model: Model, st: Struct, f: Field, imports: Imports | None = None) -> str:
+    """The Go type of a field's value (without the pointer of an optional field); a type of the
+    runtime is recorded in `imports`."""
     if is_fragment(st, f):
-        return "om.Fragment"
-    return _type(model, f.type, f"{st.name}.{f.name}")
+        return _om("Fragment", imports)
+    return _type(model, f.type, f"{st.name}.{f.name}", imports)
 
 
-def _type(model: Model, t: TypeRef, where: str) -> str:
+def _om(name: str, imports: Imports | None) -> str:
+    """`name` of the runtime package, recorded as used."""
+    if imports is not None:
+        imports.use(RUNTIME, "om")
+    return f"om.{name}"
+
+
+def _type(model: Model, t: TypeRef, where: str, imports: Imports | None = None) -> str:
     if isinstance(t, Prim):
         if t.kind == "string":
             return "string"
@@ -66,15 +75,15 @@ def _type(model: Model, t: TypeRef, where: str) -> str:
     if isinstance(t, (EnumRef, StructRef, UnionRef)):
         return t.name
     if isinstance(t, ArrayOf):
-        return "[]" + _type(model, t.item, where)
+        return "[]" + _type(model, t.item, where, imports)
     if isinstance(t, Verbatim):
-        return "om.Verbatim"
+        return _om("Verbatim", imports)
     if isinstance(t, AnyOf):
         kinds = sorted(o.kind if isinstance(o, Prim) else "?" for o in t.options)
         if kinds == ["number", "string"]:
-            return "om.NumberOrString"
+            return _om("NumberOrString", imports)
         if kinds == ["null", "string"]:
-            return "om.NullString"
+            return _om("NullString", imports)
     raise UnsupportedShape(f"{where}: no Go type for {t!r}")
 
 
@@ -142,7 +151,8 @@ class Item:
     encode: str = ""
 
 
-def items(model: Model, st: Struct) -> list[Item]:
+def items(model: Model, st: Struct, imports: Imports | None = None) -> list[Item]:
+    """The properties of `st` in canonical order; the runtime's types they use are recorded in `imports`."""
     out = []
     for key, const, f in properties(model, st):
         if f is None or const is not None:
@@ -158,7 +168,7 @@ def items(model: Model, st: Struct) -> list[Item]:
                     None,
                     f,
                     name,
-                    go_type(model, st, f),
+                    go_type(model, st, f, imports),
                     decode_expr(model, f.type, f"path.Key({go_str(key)})", where, frag),
                     encode_expr(model, f.type, value, where, frag),
                 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...model import Model, Struct
+from .._imports import Imports
 from .._shapes import check_enum_values
 from .common import PACKAGE, RUNTIME, camel, doc, encode_plan, go_str, items, lower_first
 
@@ -36,8 +37,8 @@ def fields_var(st: Struct) -> str:
     return st.name + "Fields"
 
 
-def struct_ctx(model: Model, st: Struct) -> dict[str, Any]:
-    its = items(model, st)
+def struct_ctx(model: Model, st: Struct, imports: Imports | None = None) -> dict[str, Any]:
+    its = items(model, st, imports)
     return {
         "name": st.name,
         "doc": doc(st.description),

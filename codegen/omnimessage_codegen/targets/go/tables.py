@@ -58,6 +58,7 @@ def render(model: Model) -> dict[str, str]:
         "categories": cats,
         "schema_id": go_str(model.schema_id),
         "protocol": go_str(model.protocol or ""),
+        "versions": [go_str(v) for v in model.versions],
     }
     return {
         "tables.go": env.get_template("go/tables.go.j2").render(**ctx),

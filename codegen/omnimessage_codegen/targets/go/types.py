@@ -5,16 +5,20 @@ envelopes."""
 from __future__ import annotations
 
 from ...model import Model
+from .._imports import Imports
+from .._imports import render as render_template
 from .._jinja import environment
 from .context import base, enums, envelopes, markers, struct_ctx, unions
 
 
 def render(model: Model) -> dict[str, str]:
     env = environment()
-    structs = [struct_ctx(model, st) for st in model.structs_in_dependency_order()]
+    imports = Imports("go")
+    structs = [struct_ctx(model, st, imports) for st in model.structs_in_dependency_order()]
     return {
         "enums.go": env.get_template("go/enums.go.j2").render(**base(model), enums=enums(model)),
-        "types.go": env.get_template("go/types.go.j2").render(
-            **base(model), structs=structs, unions=unions(model), envelopes=envelopes(model), markers=markers(model)
+        "types.go": render_template(
+            env, "go/types.go.j2", imports,
+            **base(model), structs=structs, unions=unions(model), envelopes=envelopes(model), markers=markers(model),
         ),
     }

@@ -13,22 +13,25 @@ import json
 from dataclasses import dataclass
 
 from ...model import AnyOf, ArrayOf, Builder, Const, EnumRef, Field, Model, Prim, StructRef, TypeRef, UnionRef, Verbatim
+from .._imports import Imports
+from .._imports import render as render_template
 from .._jinja import environment
 
 MODULE = "builders.py"
+RUNTIME = "omnimessage.bind"  # the runtime's module generated code imports (`now`, `verbatim`, ...)
 
 
-def param_type(t: TypeRef) -> str:
+def param_type(t: TypeRef, imports: Imports) -> str:
     if isinstance(t, Prim):
         return {"string": "str", "integer": "int", "number": "int | float", "boolean": "bool", "null": "None"}[t.kind]
     if isinstance(t, (EnumRef, StructRef, UnionRef)):
         return f"m.{t.name}"
     if isinstance(t, ArrayOf):
-        return f"Sequence[{param_type(t.item)}]"
+        return f"{imports.use('collections.abc', 'Sequence')}[{param_type(t.item, imports)}]"
     if isinstance(t, AnyOf):
-        return " | ".join(param_type(o) for o in t.options)
+        return " | ".join(param_type(o, imports) for o in t.options)
     if isinstance(t, Verbatim):
-        return "JsonObject"
+        return imports.use(RUNTIME, "JsonObject")
     if isinstance(t, Const):
         return "str"
     raise TypeError(f"no parameter type for {t!r}")
@@ -55,27 +58,34 @@ class PyBuilder:
     envelope: str | None
 
 
-def _param(b: Builder, f: Field, optional_positional: bool) -> tuple[str, str]:
+def _param(b: Builder, f: Field, optional_positional: bool, imports: Imports) -> tuple[str, str]:
     """(signature entry, value expression) of the parameter giving field `f`."""
     p = b.param(f.name)
-    ptype = param_type(f.type)
+    ptype = param_type(f.type, imports)
     defaults = dict(b.defaults)
-    if f.name in defaults:
-        sig, value = f"{p}: {ptype} = {py_literal(defaults[f.name])}", p
-    elif f.required and not optional_positional:
-        sig, value = f"{p}: {ptype}", p
-    elif nullable(f.type):
-        sig, value = f"{p}: {ptype} = ABSENT", f"UNSET if {p} is ABSENT else {p}"
-    else:
-        sig, value = f"{p}: {ptype} | None = None", f"UNSET if {p} is None else {p}"
+
+    def unset() -> str:
+        return imports.use("msgspec", "UNSET")
+
     if isinstance(f.type, Verbatim):
-        value = f"verbatim({p})"
+        value = f"{imports.use(RUNTIME, 'verbatim')}({p})"
     elif isinstance(f.type, ArrayOf):
-        value = f"list({p})" if f.required else f"list({p}) if {p} else UNSET"
+        value = f"list({p})" if f.required else f"list({p}) if {p} else {unset()}"
+    else:
+        value = ""  # below
+    if f.name in defaults:
+        sig, value = f"{p}: {ptype} = {py_literal(defaults[f.name])}", value or p
+    elif f.required and not optional_positional:
+        sig, value = f"{p}: {ptype}", value or p
+    elif nullable(f.type):
+        absent = imports.use(RUNTIME, "ABSENT")
+        sig, value = f"{p}: {ptype} = {absent}", value or f"{unset()} if {p} is {absent} else {p}"
+    else:
+        sig, value = f"{p}: {ptype} | None = None", value or f"{unset()} if {p} is None else {p}"
     return sig, value
 
 
-def py_builder(model: Model, b: Builder) -> PyBuilder:
+def py_builder(model: Model, b: Builder, imports: Imports) -> PyBuilder:
     st = model.structs[b.struct]
     fields = {f.name: f for f in st.fields}
     fixed = dict(b.fixed)
@@ -85,13 +95,13 @@ def py_builder(model: Model, b: Builder) -> PyBuilder:
     for name in b.positional:
         f = fields[name]
         seen_default = seen_default or not f.required or name in dict(b.defaults)
-        sig, values[name] = _param(b, f, seen_default)
+        sig, values[name] = _param(b, f, seen_default, imports)
         params.append(sig)
     env = model.envelope_of(b.struct)
     if b.keyword or env is not None:
         params.append("*")
     for name in b.keyword:
-        sig, values[name] = _param(b, fields[name], False)
+        sig, values[name] = _param(b, fields[name], False, imports)
         params.append(sig)
     if env is not None:
         params.append("timestamp: str | None = None")
@@ -107,13 +117,7 @@ def py_builder(model: Model, b: Builder) -> PyBuilder:
 def render(model: Model) -> dict[str, str]:
     if not model.builders:
         return {}
-    builders = [py_builder(model, b) for b in model.builders]
-    text = "\n".join(p for b in builders for p in b.params)
-    ctx = {
-        "m": model,
-        "builders": builders,
-        "uses_absent": "ABSENT" in text,
-        "uses_verbatim": "JsonObject" in text,
-        "uses_sequence": "Sequence[" in text,
-    }
-    return {MODULE: environment().get_template("python/builders.py.j2").render(**ctx)}
+    imports = Imports("python")
+    builders = [py_builder(model, b, imports) for b in model.builders]
+    text = render_template(environment(), "python/builders.py.j2", imports, m=model, builders=builders, runtime=RUNTIME)
+    return {MODULE: text}

@@ -1,8 +1,8 @@
 """What the Rust emitters share: names, Rust types, decode and encode expressions per field.
 
-The generated code sits on the `omnimessage` crate's hand-written runtime and names it
-`omnimessage::` (the crate declares `extern crate self as omnimessage`), so the very same files
-work inside the crate (`rust/src/generated/`) and in a user's crate that depends on it.
+The generated code sits on the `omnimessage` crate's hand-written runtime and names it through one
+module, `omnimessage::runtime` (the crate declares `extern crate self as omnimessage`), so the very
+same files work inside the crate (`rust/src/generated/`) and in a user's crate that depends on it.
 """
 
 from __future__ import annotations

@@ -14,5 +14,6 @@ def render(model: Model) -> dict[str, str]:
         codec_modules=list(codec_modules(model)),
         builder_modules=list(builder_modules(model)),
         has_guards=bool(model.guards),
+        has_fragments=bool(model.assemblies),
     )
     return {"mod.rs": text}

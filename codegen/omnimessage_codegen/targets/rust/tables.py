@@ -62,5 +62,6 @@ def render(model: Model) -> dict[str, str]:
         categories=cats,
         schema_id=rust_str(model.schema_id),
         protocol=rust_str(model.protocol or ""),
+        versions=[rust_str(v) for v in model.versions],
     )
     return {"tables.rs": text}

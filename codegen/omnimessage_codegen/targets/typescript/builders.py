@@ -11,10 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...model import AnyOf, ArrayOf, Builder, Const, EnumRef, Field, Model, Prim, StructRef, TypeRef, UnionRef, Verbatim
+from .._imports import Imports, render as render_template
 from .._jinja import environment
 from .common import FULL, js
 
 MODULE = "builders.ts"
+RUNTIME_MODULE = "./runtime.js"  # the generated module that hands over the npm package's helpers
 RESERVED = {"arguments": "args"}
 
 
@@ -24,7 +26,7 @@ def camel(name: str) -> str:
     return RESERVED.get(out, out)
 
 
-def param_type(model: Model, t: TypeRef, alias: str | None = None) -> str:
+def param_type(model: Model, t: TypeRef, imports: Imports, alias: str | None = None) -> str:
     if alias and alias in model.aliases and not isinstance(t, Verbatim):
         return f"t.{alias}"
     if isinstance(t, Prim):
@@ -34,11 +36,11 @@ def param_type(model: Model, t: TypeRef, alias: str | None = None) -> str:
     if isinstance(t, (EnumRef, StructRef, UnionRef)):
         return f"t.{t.name}"
     if isinstance(t, ArrayOf):
-        return f"readonly {param_type(model, t.item)}[]"
+        return f"readonly {param_type(model, t.item, imports)}[]"
     if isinstance(t, AnyOf):
-        return " | ".join(param_type(model, o) for o in t.options)
+        return " | ".join(param_type(model, o, imports) for o in t.options)
     if isinstance(t, Verbatim):
-        return "JsonObjectInput"
+        return imports.use(RUNTIME_MODULE, "JsonObjectInput", "type")
     if isinstance(t, Const):
         return "string"
     raise TypeError(f"no parameter type for {t!r}")
@@ -65,7 +67,7 @@ def _value(b: Builder, f: Field, src: str) -> str:
     return src
 
 
-def ts_builder(model: Model, b: Builder) -> TsBuilder:
+def ts_builder(model: Model, b: Builder, imports: Imports) -> TsBuilder:
     st = model.structs[b.struct]
     fields = {f.name: f for f in st.fields}
     fixed = dict(b.fixed)
@@ -77,7 +79,7 @@ def ts_builder(model: Model, b: Builder) -> TsBuilder:
         f = fields[name]
         p = camel(b.param(name))
         opt = "" if f.required and name not in defaults else "?"
-        params.append(f"{p}{opt}: {param_type(model, f.type, f.alias)}")
+        params.append(f"{p}{opt}: {param_type(model, f.type, imports, f.alias)}")
         values[name] = _value(b, f, p)
     opts: list[str] = []
     required_opt = False
@@ -86,11 +88,11 @@ def ts_builder(model: Model, b: Builder) -> TsBuilder:
         p = camel(b.param(name))
         opt = "" if f.required and name not in defaults else "?"
         required_opt = required_opt or not opt
-        opts.append(f"{p}{opt}: {param_type(model, f.type, f.alias)}")
+        opts.append(f"{p}{opt}: {param_type(model, f.type, imports, f.alias)}")
         values[name] = _value(b, f, f"opts.{p}")
     if opts or env is not None:
         shape = "{ " + "; ".join(opts) + " }" if opts else ""
-        otype = " & ".join(x for x in ("Stamp" if env is not None else "", shape) if x)
+        otype = " & ".join(x for x in (imports.use(RUNTIME_MODULE, "Stamp", "type") if env is not None else "", shape) if x)
         params.append(f"opts: {otype}" + ("" if required_opt else " = {}"))
     members = []
     if st.tag is not None:
@@ -111,12 +113,10 @@ def ts_builder(model: Model, b: Builder) -> TsBuilder:
 def render(model: Model) -> dict[str, str]:
     if not model.builders:
         return {}
-    builders = [ts_builder(model, b) for b in model.builders]
-    sig = "\n".join(p for b in builders for p in b.params)
-    ctx = {
-        "m": model,
-        "target": FULL.target,
-        "builders": builders,
-        "types": [x for x, used in (("JsonObjectInput", "JsonObjectInput" in sig), ("Stamp", "Stamp" in sig)) if used],
-    }
-    return {MODULE: environment().get_template("typescript/builders.ts.j2").render(**ctx)}
+    imports = Imports("typescript")
+    builders = [ts_builder(model, b, imports) for b in model.builders]
+    text = render_template(
+        environment(), "typescript/builders.ts.j2", imports,
+        m=model, target=FULL.target, builders=builders, runtime=RUNTIME_MODULE,
+    )
+    return {MODULE: text}

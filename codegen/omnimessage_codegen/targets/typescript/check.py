@@ -120,4 +120,7 @@ def struct_checker(model: Model, st: Struct) -> list[str]:
 def render(model: Model) -> dict[str, str]:
     checkers = {st.name: struct_checker(model, st) for st in model.structs_in_dependency_order()}
     array_check = {array_helper_name(t)[4:]: check_expr(model, t, "c", 'p + "/" + i') for t in array_items(model)}
-    return render_template(model, "check.ts", checkers=checkers, array_check=array_check)
+    body = [*checkers.values(), *array_check.values()]
+    # cNum and cConst only when a checker calls them (`noUnusedLocals`; a small schema may need neither)
+    calls = {name: any(f"{name}(" in str(text) for text in body) for name in ("cNum", "cConst")}
+    return render_template(model, "check.ts", checkers=checkers, array_check=array_check, calls=calls)

@@ -29,7 +29,7 @@ func NewSay(text string, opts SayOptions) Message {
 // ReplyOptions holds the optional parameters of NewReply (nil: not given).
 type ReplyOptions struct {
 	// How it ended.
-	Status *Status
+	StopReason *Status
 
 	// Opaque scalars, verbatim.
 	Meta *om.Verbatim
@@ -43,7 +43,7 @@ func NewReply(text string, opts ReplyOptions) Message {
 	var payload SayPayload
 	payload.Role = RoleBot
 	payload.Text = text
-	payload.Status = om.Or(opts.Status, StatusDone)
+	payload.StopReason = om.Or(opts.StopReason, StatusDone)
 	payload.Meta = om.NonEmptyVerbatim(opts.Meta)
 	return ChatMessage{Timestamp: om.TimestampOr(opts.Timestamp), Payload: payload}
 }
@@ -51,17 +51,18 @@ func NewReply(text string, opts ReplyOptions) Message {
 // PartialSayOptions holds the optional parameters of NewPartialSay (nil: not given).
 type PartialSayOptions struct {
 	// Only on the last piece.
-	Status *Status
+	StopReason *Status
 
 	// Timestamp is when: "" is now, in Date.toISOString() form.
 	Timestamp string
 }
 
 // NewPartialSay: A fragment.
-func NewPartialSay(text om.Fragment, opts PartialSayOptions) Message {
+func NewPartialSay(eventType EventType, text om.Fragment, opts PartialSayOptions) Message {
 	var payload PartialSayPayload
 	payload.Role = RoleBot
+	payload.EventType = eventType
 	payload.Text = text
-	payload.Status = opts.Status
+	payload.StopReason = opts.StopReason
 	return ChatMessage{Timestamp: om.TimestampOr(opts.Timestamp), Payload: payload}
 }

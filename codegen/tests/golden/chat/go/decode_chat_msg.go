@@ -38,8 +38,8 @@ func decodeSayPayload(d *om.De, path *om.Path) (v SayPayload, err error) {
 			v.Text, err = d.String(path.Key("text"))
 		case 3:
 			var x Status
-			x, err = decodeStatus(d, path.Key("status"))
-			v.Status = &x
+			x, err = decodeStatus(d, path.Key("stop_reason"))
+			v.StopReason = &x
 		case 4:
 			var x om.Verbatim
 			x, err = d.Verbatim(path.Key("meta"), true)
@@ -66,7 +66,7 @@ func decodePartialSayPayload(d *om.De, path *om.Path) (v PartialSayPayload, err 
 	if err != nil {
 		return v, err
 	}
-	var seen [4]bool
+	var seen [5]bool
 	for {
 		field, key, more, err := d.NextKey(PartialSayPayloadFields)
 		if err != nil {
@@ -88,11 +88,13 @@ func decodePartialSayPayload(d *om.De, path *om.Path) (v PartialSayPayload, err 
 		case 1:
 			v.Role, err = decodeRole(d, path.Key("role"))
 		case 2:
-			v.Text, err = d.Fragment(path.Key("text"))
+			v.EventType, err = decodeEventType(d, path.Key("event_type"))
 		case 3:
+			v.Text, err = d.Fragment(path.Key("text"))
+		case 4:
 			var x Status
-			x, err = decodeStatus(d, path.Key("status"))
-			v.Status = &x
+			x, err = decodeStatus(d, path.Key("stop_reason"))
+			v.StopReason = &x
 		}
 		if err != nil {
 			return v, err
@@ -105,6 +107,9 @@ func decodePartialSayPayload(d *om.De, path *om.Path) (v PartialSayPayload, err 
 		return v, d.Missing(path, "role", start)
 	}
 	if !seen[2] {
+		return v, d.Missing(path, "event_type", start)
+	}
+	if !seen[3] {
 		return v, d.Missing(path, "text", start)
 	}
 	return v, nil

@@ -16,9 +16,9 @@ func (v SayPayload) AppendCanonical(out []byte) []byte {
 	out = v.Role.AppendCanonical(out)
 	out = append(out, ",\"text\":"...)
 	out = om.AppendString(out, v.Text)
-	if v.Status != nil {
-		out = append(out, ",\"status\":"...)
-		out = (*v.Status).AppendCanonical(out)
+	if v.StopReason != nil {
+		out = append(out, ",\"stop_reason\":"...)
+		out = (*v.StopReason).AppendCanonical(out)
 	}
 	if v.Meta != nil {
 		out = append(out, ",\"meta\":"...)
@@ -32,11 +32,13 @@ func (v SayPayload) AppendCanonical(out []byte) []byte {
 func (v PartialSayPayload) AppendCanonical(out []byte) []byte {
 	out = append(out, "{\"type\":\"partial_say\",\"role\":"...)
 	out = v.Role.AppendCanonical(out)
+	out = append(out, ",\"event_type\":"...)
+	out = v.EventType.AppendCanonical(out)
 	out = append(out, ",\"text\":"...)
 	out = v.Text.AppendCanonical(out)
-	if v.Status != nil {
-		out = append(out, ",\"status\":"...)
-		out = (*v.Status).AppendCanonical(out)
+	if v.StopReason != nil {
+		out = append(out, ",\"stop_reason\":"...)
+		out = (*v.StopReason).AppendCanonical(out)
 	}
 	out = append(out, "}"...)
 	return out

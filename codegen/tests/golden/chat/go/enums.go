@@ -67,3 +67,35 @@ func decodeStatus(d *om.De, p *om.Path) (Status, error) {
 	s, err := d.Enumerated(p, func(s string) bool { return Status(s).Valid() })
 	return Status(s), err
 }
+
+// A piece's place in its segment.
+type EventType string
+
+// The values of EventType, in schema order.
+const (
+	EventTypeStart EventType = "start"
+
+	EventTypeDelta EventType = "delta"
+
+	EventTypeStop EventType = "stop"
+)
+
+// AllEventType lists every value of EventType, in schema order.
+var AllEventType = []EventType{EventTypeStart, EventTypeDelta, EventTypeStop}
+
+// Valid says whether v is a value of EventType.
+func (v EventType) Valid() bool {
+	switch v {
+	case EventTypeStart, EventTypeDelta, EventTypeStop:
+		return true
+	}
+	return false
+}
+
+// AppendCanonical appends the value as the wire spells it.
+func (v EventType) AppendCanonical(out []byte) []byte { return om.AppendString(out, string(v)) }
+
+func decodeEventType(d *om.De, p *om.Path) (EventType, error) {
+	s, err := d.Enumerated(p, func(s string) bool { return EventType(s).Valid() })
+	return EventType(s), err
+}

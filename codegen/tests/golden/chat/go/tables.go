@@ -24,7 +24,9 @@ const DefaultMaxLineBytes = 4096
 const MaxSafeInteger = 9007199254740991
 
 // Schema is what the runtime reads from these tables.
-var Schema = &om.Schema{ID: SchemaID, MaxDepth: MaxDepth, DefaultMaxLineBytes: DefaultMaxLineBytes, Payloads: Payloads}
+// om.Bind panics with an *om.IncompatibleSchemaError when the runtime does not know the protocol
+// version (docs/bindings.md, "Versions"): the package is refused as it loads.
+var Schema = om.Bind(&om.Schema{ID: SchemaID, MaxDepth: MaxDepth, DefaultMaxLineBytes: DefaultMaxLineBytes, Payloads: Payloads})
 
 // CategoryInfo is a category a strict decoder refuses a line with (`x-omnimessage-rejections`).
 type CategoryInfo struct {
@@ -58,10 +60,10 @@ var ChatMessageFields = []string{"timestamp", "type", "payload", "origin"}
 var SignalMessageFields = []string{"timestamp", "type", "payload", "origin"}
 
 // SayPayloadFields lists the keys of SayPayload, in canonical order.
-var SayPayloadFields = []string{"type", "role", "text", "status", "meta"}
+var SayPayloadFields = []string{"type", "role", "text", "stop_reason", "meta"}
 
 // PartialSayPayloadFields lists the keys of PartialSayPayload, in canonical order.
-var PartialSayPayloadFields = []string{"type", "role", "text", "status"}
+var PartialSayPayloadFields = []string{"type", "role", "event_type", "text", "stop_reason"}
 
 // PingPayloadFields lists the keys of PingPayload, in canonical order.
 var PingPayloadFields = []string{"type", "note"}

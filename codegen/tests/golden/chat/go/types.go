@@ -8,8 +8,6 @@ package messages
 
 import om "github.com/omnimessage/omnimessage/go"
 
-var _ om.Verbatim // the runtime's value types, whichever the schema uses
-
 // Something said.
 type SayPayload struct {
 	// Who.
@@ -19,7 +17,7 @@ type SayPayload struct {
 	Text string
 
 	// How it ended.
-	Status *Status
+	StopReason *Status
 
 	// Opaque scalars, verbatim.
 	Meta *om.Verbatim
@@ -37,11 +35,14 @@ type PartialSayPayload struct {
 	// Who.
 	Role Role
 
+	// Which piece of the segment this is.
+	EventType EventType
+
 	// This piece.
 	Text om.Fragment
 
 	// Only on the last piece.
-	Status *Status
+	StopReason *Status
 }
 
 // TypeTag is the object's `type`.

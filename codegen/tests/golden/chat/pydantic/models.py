@@ -55,6 +55,16 @@ class Status(StrEnum):
     cut = "cut"
 
 
+class EventType(StrEnum):
+    """
+    A piece's place in its segment.
+    """
+
+    start = "start"
+    delta = "delta"
+    stop = "stop"
+
+
 class SayPayload(BaseModel):
     """
     Something said.
@@ -66,7 +76,7 @@ class SayPayload(BaseModel):
     type: Annotated[Literal["say"], Field(description="Kind.")]
     role: Annotated[Role, Field(description="Who.")]
     text: Annotated[str, Field(description="Text.")]
-    status: Annotated[Status | None, Field(description="How it ended.")] = None
+    stop_reason: Annotated[Status | None, Field(description="How it ended.")] = None
     meta: Annotated[dict[str, str | float | bool] | None, Field(description="Opaque scalars, verbatim.")] = None
 
 
@@ -80,8 +90,9 @@ class PartialSayPayload(BaseModel):
     )
     type: Annotated[Literal["partial_say"], Field(description="Kind.")]
     role: Annotated[Role, Field(description="Who.")]
+    event_type: Annotated[EventType, Field(description="Which piece of the segment this is.")]
     text: Annotated[str, Field(description="This piece.")]
-    status: Annotated[Status | None, Field(description="Only on the last piece.")] = None
+    stop_reason: Annotated[Status | None, Field(description="Only on the last piece.")] = None
 
 
 class ScorePayload(BaseModel):

@@ -49,7 +49,7 @@ def say(
 def reply(
     text: str,
     *,
-    status: m.Status = "done",
+    stop_reason: m.Status = "done",
     meta: JsonObject | None = None,
     timestamp: str | None = None,
 ) -> m.ChatMessage:
@@ -57,23 +57,25 @@ def reply(
     payload = m.SayPayload(
         role="bot",
         text=text,
-        status=status,
+        stop_reason=stop_reason,
         meta=verbatim(meta),
     )
     return m.ChatMessage(timestamp=timestamp or now(), payload=payload)
 
 
 def partial_say(
+    event_type: m.EventType,
     text: str,
     *,
-    status: m.Status | None = None,
+    stop_reason: m.Status | None = None,
     timestamp: str | None = None,
 ) -> m.ChatMessage:
     """A fragment."""
     payload = m.PartialSayPayload(
         role="bot",
+        event_type=event_type,
         text=text,
-        status=UNSET if status is None else status,
+        stop_reason=UNSET if stop_reason is None else stop_reason,
     )
     return m.ChatMessage(timestamp=timestamp or now(), payload=payload)
 

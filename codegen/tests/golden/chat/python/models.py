@@ -55,6 +55,10 @@ Status = Literal["done", "cut"]
 """How something ended."""
 STATUS_VALUES: Final[tuple[Status, ...]] = ("done", "cut")
 
+EventType = Literal["start", "delta", "stop"]
+"""A piece's place in its segment."""
+EVENT_TYPE_VALUES: Final[tuple[EventType, ...]] = ("start", "delta", "stop")
+
 # ---------------------------------------------------------------------------
 # Named shapes
 # ---------------------------------------------------------------------------
@@ -77,7 +81,7 @@ class SayPayload(
     Attributes:
         role: Who.
         text: Text.
-        status: (optional) How it ended.
+        stop_reason: (optional) How it ended.
         meta: (optional) Opaque scalars, verbatim.
     """
 
@@ -87,7 +91,7 @@ class SayPayload(
 
     text: str
 
-    status: Status | UnsetType = UNSET
+    stop_reason: Status | UnsetType = UNSET
 
     meta: Raw | UnsetType = UNSET
 
@@ -104,17 +108,20 @@ class PartialSayPayload(
 
     Attributes:
         role: Who.
+        event_type: Which piece of the segment this is.
         text: This piece.
-        status: (optional) Only on the last piece.
+        stop_reason: (optional) Only on the last piece.
     """
 
     type: ClassVar[Literal["partial_say"]] = "partial_say"
 
     role: Role
 
+    event_type: EventType
+
     text: str
 
-    status: Status | UnsetType = UNSET
+    stop_reason: Status | UnsetType = UNSET
 
 
 class PingPayload(
@@ -311,6 +318,8 @@ __all__ = [
     "ROLE_VALUES",
     "Status",
     "STATUS_VALUES",
+    "EventType",
+    "EVENT_TYPE_VALUES",
     "SayPayload",
     "PartialSayPayload",
     "ChatMessage",

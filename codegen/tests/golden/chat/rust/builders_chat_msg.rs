@@ -5,7 +5,7 @@
 //! Builders (`x-omnimessage-builders`): messages built the way the reference producer builds them.
 #![allow(unused_imports, dead_code, clippy::all)]
 
-use omnimessage::values::{Fragment, NumberOrString, Verbatim};
+use omnimessage::runtime::{Fragment, NumberOrString, Verbatim};
 
 use super::*;
 
@@ -23,11 +23,11 @@ pub fn say(text: impl Into<String>, opts: SayOptions) -> Message {
     let payload = SayPayload {
         role: Role::User,
         text: text.into(),
-        status: None,
+        stop_reason: None,
         meta: opts.meta.filter(|v| !v.is_empty()),
     };
     Message::Chat(ChatMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: ChatPayload::Say(payload),
         origin: None,
     })
@@ -37,7 +37,7 @@ pub fn say(text: impl Into<String>, opts: SayOptions) -> Message {
 #[derive(Clone, Debug, Default)]
 pub struct ReplyOptions {
     /// How it ended.
-    pub status: Option<Status>,
+    pub stop_reason: Option<Status>,
     /// Opaque scalars, verbatim.
     pub meta: Option<Verbatim>,
     /// When: default now, in `Date.toISOString()` form.
@@ -49,11 +49,11 @@ pub fn reply(text: impl Into<String>, opts: ReplyOptions) -> Message {
     let payload = SayPayload {
         role: Role::Bot,
         text: text.into(),
-        status: opts.status.or(Some(Status::Done)),
+        stop_reason: opts.stop_reason.or(Some(Status::Done)),
         meta: opts.meta.filter(|v| !v.is_empty()),
     };
     Message::Chat(ChatMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: ChatPayload::Say(payload),
         origin: None,
     })
@@ -63,20 +63,21 @@ pub fn reply(text: impl Into<String>, opts: ReplyOptions) -> Message {
 #[derive(Clone, Debug, Default)]
 pub struct PartialSayOptions {
     /// Only on the last piece.
-    pub status: Option<Status>,
+    pub stop_reason: Option<Status>,
     /// When: default now, in `Date.toISOString()` form.
     pub timestamp: Option<String>,
 }
 
 /// A fragment.
-pub fn partial_say(text: impl Into<Fragment>, opts: PartialSayOptions) -> Message {
+pub fn partial_say(event_type: EventType, text: impl Into<Fragment>, opts: PartialSayOptions) -> Message {
     let payload = PartialSayPayload {
         role: Role::Bot,
+        event_type: event_type,
         text: text.into(),
-        status: opts.status,
+        stop_reason: opts.stop_reason,
     };
     Message::Chat(ChatMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: ChatPayload::PartialSay(payload),
         origin: None,
     })

@@ -5,7 +5,7 @@
 //! Builders (`x-omnimessage-builders`): messages built the way the reference producer builds them.
 #![allow(unused_imports, dead_code, clippy::all)]
 
-use omnimessage::values::{Fragment, NumberOrString, Verbatim};
+use omnimessage::runtime::{Fragment, NumberOrString, Verbatim};
 
 use super::*;
 
@@ -24,7 +24,7 @@ pub fn ping(opts: PingOptions) -> Message {
         note: opts.note,
     };
     Message::Signal(SignalMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: SignalPayload::Ping(payload),
         origin: None,
     })
@@ -44,7 +44,7 @@ pub fn score(value: NumberOrString, entries: Vec<Entry>, opts: ScoreOptions) -> 
         entries: entries,
     };
     Message::Signal(SignalMessage {
-        timestamp: opts.timestamp.unwrap_or_else(omnimessage::time::now_iso),
+        timestamp: opts.timestamp.unwrap_or_else(omnimessage::runtime::now_iso),
         payload: SignalPayload::Score(payload),
         origin: None,
     })

@@ -6,10 +6,7 @@
 //! unknown and missing keys refused with their pointer.
 #![allow(unused_imports, unused_mut, dead_code, clippy::all)]
 
-use omnimessage::de::{De, Decode, Result, UNKNOWN};
-use omnimessage::pointer::Path;
-use omnimessage::ser::Encode;
-use omnimessage::values::{Fragment, NumberOrString, Verbatim};
+use omnimessage::runtime::{De, Decode, Encode, Fragment, NumberOrString, Path, Result, UNKNOWN, Verbatim};
 
 use super::tables::*;
 use super::*;
@@ -20,14 +17,14 @@ impl Decode for SayPayload {
         let mut f_type = false;
         let mut f_role: Option<Role> = None;
         let mut f_text: Option<String> = None;
-        let mut f_status: Option<Status> = None;
+        let mut f_stop_reason: Option<Status> = None;
         let mut f_meta: Option<Verbatim> = None;
         while let Some((field, key)) = de.next_key(SAY_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "say")?; }
                 1 if f_role.is_none() => f_role = Some(de.enumerated::<Role>(&path.key("role"))?),
                 2 if f_text.is_none() => f_text = Some(de.string(&path.key("text"))?),
-                3 if f_status.is_none() => f_status = Some(de.enumerated::<Status>(&path.key("status"))?),
+                3 if f_stop_reason.is_none() => f_stop_reason = Some(de.enumerated::<Status>(&path.key("stop_reason"))?),
                 4 if f_meta.is_none() => f_meta = Some(de.verbatim(&path.key("meta"), true)?),
                 UNKNOWN => return Err(de.unexpected(path, key)),
                 _ => return Err(de.duplicate(path, key)),
@@ -37,7 +34,7 @@ impl Decode for SayPayload {
         Ok(SayPayload {
             role: f_role.ok_or_else(|| de.missing(path, "role", start))?,
             text: f_text.ok_or_else(|| de.missing(path, "text", start))?,
-            status: f_status,
+            stop_reason: f_stop_reason,
             meta: f_meta,
         })
     }
@@ -48,14 +45,16 @@ impl Decode for PartialSayPayload {
         let start = de.begin_object(path)?;
         let mut f_type = false;
         let mut f_role: Option<Role> = None;
+        let mut f_event_type: Option<EventType> = None;
         let mut f_text: Option<Fragment> = None;
-        let mut f_status: Option<Status> = None;
+        let mut f_stop_reason: Option<Status> = None;
         while let Some((field, key)) = de.next_key(PARTIAL_SAY_PAYLOAD_FIELDS)? {
             match field {
                 0 if !f_type => { f_type = true; de.constant(&path.key("type"), "partial_say")?; }
                 1 if f_role.is_none() => f_role = Some(de.enumerated::<Role>(&path.key("role"))?),
-                2 if f_text.is_none() => f_text = Some(de.fragment(&path.key("text"))?),
-                3 if f_status.is_none() => f_status = Some(de.enumerated::<Status>(&path.key("status"))?),
+                2 if f_event_type.is_none() => f_event_type = Some(de.enumerated::<EventType>(&path.key("event_type"))?),
+                3 if f_text.is_none() => f_text = Some(de.fragment(&path.key("text"))?),
+                4 if f_stop_reason.is_none() => f_stop_reason = Some(de.enumerated::<Status>(&path.key("stop_reason"))?),
                 UNKNOWN => return Err(de.unexpected(path, key)),
                 _ => return Err(de.duplicate(path, key)),
             }
@@ -63,8 +62,9 @@ impl Decode for PartialSayPayload {
         if !f_type { return Err(de.missing(path, "type", start)); }
         Ok(PartialSayPayload {
             role: f_role.ok_or_else(|| de.missing(path, "role", start))?,
+            event_type: f_event_type.ok_or_else(|| de.missing(path, "event_type", start))?,
             text: f_text.ok_or_else(|| de.missing(path, "text", start))?,
-            status: f_status,
+            stop_reason: f_stop_reason,
         })
     }
 }

@@ -6,10 +6,7 @@
 //! only when set.
 #![allow(unused_imports, unused_mut, dead_code, clippy::all)]
 
-use omnimessage::de::{De, Decode, Result, UNKNOWN};
-use omnimessage::pointer::Path;
-use omnimessage::ser::Encode;
-use omnimessage::values::{Fragment, NumberOrString, Verbatim};
+use omnimessage::runtime::{De, Decode, Encode, Fragment, NumberOrString, Path, Result, UNKNOWN, Verbatim};
 
 use super::tables::*;
 use super::*;
@@ -20,7 +17,7 @@ impl Encode for SayPayload {
         self.role.encode(out);
         out.extend_from_slice(b",\"text\":");
         self.text.encode(out);
-        if let Some(v) = &self.status { out.extend_from_slice(b",\"status\":"); v.encode(out); }
+        if let Some(v) = &self.stop_reason { out.extend_from_slice(b",\"stop_reason\":"); v.encode(out); }
         if let Some(v) = &self.meta { out.extend_from_slice(b",\"meta\":"); v.encode(out); }
         out.extend_from_slice(b"}");
     }
@@ -30,9 +27,11 @@ impl Encode for PartialSayPayload {
     fn encode(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(b"{\"type\":\"partial_say\",\"role\":");
         self.role.encode(out);
+        out.extend_from_slice(b",\"event_type\":");
+        self.event_type.encode(out);
         out.extend_from_slice(b",\"text\":");
         self.text.encode(out);
-        if let Some(v) = &self.status { out.extend_from_slice(b",\"status\":"); v.encode(out); }
+        if let Some(v) = &self.stop_reason { out.extend_from_slice(b",\"stop_reason\":"); v.encode(out); }
         out.extend_from_slice(b"}");
     }
 }

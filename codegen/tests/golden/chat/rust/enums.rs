@@ -5,7 +5,7 @@
 //! The schema's vocabularies: one enum each, spelled on the wire by `as_str` and read by `FromStr`.
 #![allow(dead_code, clippy::all)]
 
-use omnimessage::ser::Encode;
+use omnimessage::runtime::Encode;
 
 /// Who speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,7 +34,7 @@ impl std::str::FromStr for Role {
 
 impl std::fmt::Display for Role { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for Role { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
+impl Encode for Role { fn encode(&self, out: &mut Vec<u8>) { omnimessage::runtime::write_plain(out, self.as_str()) } }
 
 /// How something ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -63,4 +63,35 @@ impl std::str::FromStr for Status {
 
 impl std::fmt::Display for Status { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for Status { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
+impl Encode for Status { fn encode(&self, out: &mut Vec<u8>) { omnimessage::runtime::write_plain(out, self.as_str()) } }
+
+/// A piece's place in its segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EventType {
+    Start,
+    Delta,
+    Stop,
+}
+
+impl EventType {
+    /// Every value, in schema order.
+    pub const ALL: &'static [EventType] = &[EventType::Start, EventType::Delta, EventType::Stop];
+
+    /// The value as the wire spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventType::Start => "start",
+            EventType::Delta => "delta",
+            EventType::Stop => "stop",
+        }
+    }
+}
+
+impl std::str::FromStr for EventType {
+    type Err = ();
+    fn from_str(s: &str) -> Result<Self, ()> { EventType::ALL.iter().copied().find(|v| v.as_str() == s).ok_or(()) }
+}
+
+impl std::fmt::Display for EventType { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
+
+impl Encode for EventType { fn encode(&self, out: &mut Vec<u8>) { omnimessage::runtime::write_plain(out, self.as_str()) } }

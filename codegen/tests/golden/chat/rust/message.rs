@@ -6,9 +6,7 @@
 //! member of that name), encoded canonically.
 #![allow(unused_imports, dead_code, clippy::all)]
 
-use omnimessage::de::{De, Decode, Result};
-use omnimessage::pointer::Path;
-use omnimessage::ser::Encode;
+use omnimessage::runtime::{De, Decode, Encode, Path, Result};
 
 use super::*;
 

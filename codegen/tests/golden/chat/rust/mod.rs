@@ -13,6 +13,7 @@ mod decode_signal_msg;
 mod encode_chat_msg;
 mod encode_signal_msg;
 pub mod enums;
+pub mod fragments;
 pub mod guards;
 pub mod message;
 pub mod tables;

@@ -122,10 +122,10 @@ pub const CHAT_MESSAGE_FIELDS: &[&str] = &["timestamp", "type", "payload", "orig
 pub const SIGNAL_MESSAGE_FIELDS: &[&str] = &["timestamp", "type", "payload", "origin"];
 
 /// The keys of `SayPayload`, in canonical order.
-pub const SAY_PAYLOAD_FIELDS: &[&str] = &["type", "role", "text", "status", "meta"];
+pub const SAY_PAYLOAD_FIELDS: &[&str] = &["type", "role", "text", "stop_reason", "meta"];
 
 /// The keys of `PartialSayPayload`, in canonical order.
-pub const PARTIAL_SAY_PAYLOAD_FIELDS: &[&str] = &["type", "role", "text", "status"];
+pub const PARTIAL_SAY_PAYLOAD_FIELDS: &[&str] = &["type", "role", "event_type", "text", "stop_reason"];
 
 /// The keys of `PingPayload`, in canonical order.
 pub const PING_PAYLOAD_FIELDS: &[&str] = &["type", "note"];

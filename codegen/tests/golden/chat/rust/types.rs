@@ -6,7 +6,7 @@
 //! not stored: the type says them), one enum per payload union, and `Message` over the envelopes.
 #![allow(unused_imports, dead_code, clippy::all)]
 
-use omnimessage::values::{Fragment, NumberOrString, Verbatim};
+use omnimessage::runtime::{Fragment, NumberOrString, Verbatim};
 
 use super::*;
 
@@ -18,7 +18,7 @@ pub struct SayPayload {
     /// Text.
     pub text: String,
     /// How it ended.
-    pub status: Option<Status>,
+    pub stop_reason: Option<Status>,
     /// Opaque scalars, verbatim.
     pub meta: Option<Verbatim>,
 }
@@ -28,10 +28,12 @@ pub struct SayPayload {
 pub struct PartialSayPayload {
     /// Who.
     pub role: Role,
+    /// Which piece of the segment this is.
+    pub event_type: EventType,
     /// This piece.
     pub text: Fragment,
     /// Only on the last piece.
-    pub status: Option<Status>,
+    pub stop_reason: Option<Status>,
 }
 
 /// A `chat_msg` envelope.

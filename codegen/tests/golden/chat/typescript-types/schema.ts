@@ -42,8 +42,8 @@ export const REJECTION_CATEGORIES: Readonly<Record<RejectionCategory, { readonly
 
 /** The canonical key order of every object (`type` included where the object has one). */
 export const FIELD_ORDER: Readonly<Record<string, readonly string[]>> = Object.freeze({
-  SayPayload: Object.freeze(["type", "role", "text", "status", "meta"]),
-  PartialSayPayload: Object.freeze(["type", "role", "text", "status"]),
+  SayPayload: Object.freeze(["type", "role", "text", "stop_reason", "meta"]),
+  PartialSayPayload: Object.freeze(["type", "role", "event_type", "text", "stop_reason"]),
   ChatMessage: Object.freeze(["timestamp", "type", "payload", "origin"]),
   PingPayload: Object.freeze(["type", "note"]),
   Entry: Object.freeze(["name", "points"]),
@@ -89,4 +89,27 @@ export const NUMBER_LOCATIONS: Readonly<Record<string, readonly string[]>> = Obj
  */
 export const FRAGMENT_OF = Object.freeze({
   partial_say: ["say", "text"],
+} as const);
+
+/**
+ * How the segment of each streaming partial `type` adds up to its complete payload (the aggregator's
+ * table): the complete payload's `type`, the fragment field, the field that tells segments apart
+ * (null: none), the fields fragments carry whole, and the complete payload's fields in schema order,
+ * each with where it comes from: `text` (the fragments joined), `stop` (the `stop` fragment's
+ * `stop_reason`: `completed` when it has none, `aborted` when the segment never closed), `fixed` (the
+ * value given), `copy` (the last fragment's), `carry` (the last value a fragment carried; an empty
+ * array is left out). Fields fragments do not have are not listed.
+ */
+export const ASSEMBLY = Object.freeze({
+  partial_say: {
+    complete: "say",
+    text: "text",
+    key: null,
+    carried: [],
+    fields: [
+      ["role", "copy", null],
+      ["text", "text", null],
+      ["stop_reason", "stop", null],
+    ],
+  },
 } as const);

@@ -39,6 +39,12 @@ export type Status = "done" | "cut";
 /** Every value of {@link Status}, in schema order. */
 export const STATUS_VALUES: readonly Status[] = Object.freeze(["done", "cut"] as const);
 
+/** A piece's place in its segment. */
+export type EventType = "start" | "delta" | "stop";
+
+/** Every value of {@link EventType}, in schema order. */
+export const EVENT_TYPE_VALUES: readonly EventType[] = Object.freeze(["start", "delta", "stop"] as const);
+
 // ---------------------------------------------------------------------------
 // Named shapes
 // ---------------------------------------------------------------------------
@@ -56,7 +62,7 @@ export interface SayPayload {
   /** Text. */
   text: string;
   /** How it ended. */
-  status?: Status;
+  stop_reason?: Status;
   /** Opaque scalars, verbatim. */
   meta?: VerbatimJson<{ [key: string]: string | number | boolean }>;
 }
@@ -67,10 +73,12 @@ export interface PartialSayPayload {
   type: "partial_say";
   /** Who. */
   role: Role;
+  /** Which piece of the segment this is. */
+  event_type: EventType;
   /** This piece. */
   text: string;
   /** Only on the last piece. */
-  status?: Status;
+  stop_reason?: Status;
 }
 
 /** A ping. */

@@ -15,6 +15,7 @@ import type {
   AnyPayload,
   Role,
   Status,
+  EventType,
   OmniMessage,
 } from "./types.js";
 import type { VerbatimShape } from "./schema.js";
@@ -73,6 +74,11 @@ export function isStatus(v: unknown): v is Status {
   return v === "done" || v === "cut";
 }
 
+/** Is `v` a {@link EventType}? */
+export function isEventType(v: unknown): v is EventType {
+  return v === "start" || v === "delta" || v === "stop";
+}
+
 function arr_Entry(a: unknown, min: number, vb: VerbatimTest): boolean {
   if (!Array.isArray(a) || a.length < min) return false;
   for (let i = 0; i < a.length; i++) if (!(v_Entry(a[i], vb))) return false;
@@ -93,7 +99,7 @@ function v_SayPayload(o: any, vb: VerbatimTest): boolean {
   if (!(isRole(f0))) return false;
   const f1 = o.text;
   if (!(typeof f1 === "string")) return false;
-  const f2 = o.status;
+  const f2 = o.stop_reason;
   if (f2 !== undefined) {
     if (!(isStatus(f2))) return false;
     n++;
@@ -109,14 +115,16 @@ function v_SayPayload(o: any, vb: VerbatimTest): boolean {
 function v_PartialSayPayload(o: any, _vb: VerbatimTest): boolean {
   if (!obj(o)) return false;
   if (o.type !== "partial_say") return false;
-  let n = 3;
+  let n = 4;
   const f0 = o.role;
   if (!(isRole(f0))) return false;
-  const f1 = o.text;
-  if (!(typeof f1 === "string")) return false;
-  const f2 = o.status;
-  if (f2 !== undefined) {
-    if (!(isStatus(f2))) return false;
+  const f1 = o.event_type;
+  if (!(isEventType(f1))) return false;
+  const f2 = o.text;
+  if (!(typeof f2 === "string")) return false;
+  const f3 = o.stop_reason;
+  if (f3 !== undefined) {
+    if (!(isStatus(f3))) return false;
     n++;
   }
   return nKeys(o) === n;

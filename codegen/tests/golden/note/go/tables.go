@@ -24,7 +24,9 @@ const DefaultMaxLineBytes = 4096
 const MaxSafeInteger = 9007199254740991
 
 // Schema is what the runtime reads from these tables.
-var Schema = &om.Schema{ID: SchemaID, MaxDepth: MaxDepth, DefaultMaxLineBytes: DefaultMaxLineBytes, Payloads: Payloads}
+// om.Bind panics with an *om.IncompatibleSchemaError when the runtime does not know the protocol
+// version (docs/bindings.md, "Versions"): the package is refused as it loads.
+var Schema = om.Bind(&om.Schema{ID: SchemaID, MaxDepth: MaxDepth, DefaultMaxLineBytes: DefaultMaxLineBytes, Payloads: Payloads})
 
 // CategoryInfo is a category a strict decoder refuses a line with (`x-omnimessage-rejections`).
 type CategoryInfo struct {

@@ -8,8 +8,6 @@ package messages
 
 import om "github.com/omnimessage/omnimessage/go"
 
-var _ om.Verbatim // the runtime's value types, whichever the schema uses
-
 // A line of text with a level, tags and opaque extra data.
 type NotePayload struct {
 	// The text.

@@ -5,7 +5,7 @@
 //! The schema's vocabularies: one enum each, spelled on the wire by `as_str` and read by `FromStr`.
 #![allow(dead_code, clippy::all)]
 
-use omnimessage::ser::Encode;
+use omnimessage::runtime::Encode;
 
 /// How loud a note is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -34,4 +34,4 @@ impl std::str::FromStr for Level {
 
 impl std::fmt::Display for Level { fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result { f.write_str(self.as_str()) } }
 
-impl Encode for Level { fn encode(&self, out: &mut Vec<u8>) { omnimessage::ser::write_plain(out, self.as_str()) } }
+impl Encode for Level { fn encode(&self, out: &mut Vec<u8>) { omnimessage::runtime::write_plain(out, self.as_str()) } }

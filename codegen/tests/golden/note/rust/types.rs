@@ -6,7 +6,7 @@
 //! not stored: the type says them), one enum per payload union, and `Message` over the envelopes.
 #![allow(unused_imports, dead_code, clippy::all)]
 
-use omnimessage::values::{Fragment, NumberOrString, Verbatim};
+use omnimessage::runtime::{Fragment, NumberOrString, Verbatim};
 
 use super::*;
 

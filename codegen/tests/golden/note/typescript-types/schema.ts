@@ -82,3 +82,15 @@ export const NUMBER_LOCATIONS: Readonly<Record<string, readonly string[]>> = Obj
  */
 export const FRAGMENT_OF = Object.freeze({
 } as const);
+
+/**
+ * How the segment of each streaming partial `type` adds up to its complete payload (the aggregator's
+ * table): the complete payload's `type`, the fragment field, the field that tells segments apart
+ * (null: none), the fields fragments carry whole, and the complete payload's fields in schema order,
+ * each with where it comes from: `text` (the fragments joined), `stop` (the `stop` fragment's
+ * `stop_reason`: `completed` when it has none, `aborted` when the segment never closed), `fixed` (the
+ * value given), `copy` (the last fragment's), `carry` (the last value a fragment carried; an empty
+ * array is left out). Fields fragments do not have are not listed.
+ */
+export const ASSEMBLY = Object.freeze({
+} as const);

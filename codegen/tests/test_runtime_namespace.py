@@ -1,0 +1,36 @@
+"""Generated code reaches its runtime through exactly one named namespace per language
+(docs/bindings.md, "The runtime namespace"): every reference the output of `omnimessage generate`
+makes to the runtime goes through it, and it imports no other part of the runtime."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from omnimessage_codegen import load_schema
+from omnimessage_codegen.targets import render
+
+# target -> (every reference to the runtime package, the one namespace it must go through)
+REFERENCES = {
+    "python": (re.compile(r"^\s*(?:from|import) (omnimessage(?:\.\w+)*)", re.M), "omnimessage.bind"),
+    "typescript": (re.compile(r'from "(omnimessage(?:/[\w.-]+)*)"'), "omnimessage/runtime"),
+    "rust": (re.compile(r"\bomnimessage::(\w+)"), "runtime"),
+    "go": (re.compile(r'"(github\.com/omnimessage/omnimessage/go(?:/[\w/]+)?)"'), "github.com/omnimessage/omnimessage/go"),
+}
+
+
+def _code(target: str, text: str) -> str:
+    """The text without comments (headers say `decode/encode with omnimessage::decode/encode`)."""
+    mark = "#" if target == "python" else "//"
+    return "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(mark))
+
+
+@pytest.mark.parametrize("target", sorted(REFERENCES))
+def test_generated_code_names_its_runtime_through_one_namespace(target: str) -> None:
+    pattern, namespace = REFERENCES[target]
+    seen: dict[str, set[str]] = {}
+    for name, text in render(target, load_schema()).items():
+        for ref in pattern.findall(_code(target, text)):
+            seen.setdefault(ref, set()).add(name)
+    assert set(seen) == {namespace}, seen
