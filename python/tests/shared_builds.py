@@ -1,9 +1,10 @@
 """The packages built from the checkout, once per test session: the wheel (`pip wheel`), the npm
 tarball (`npm pack` of a fresh copy of typescript/, no dist/: only `prepack` can build it) and the
-release artefacts (dev/build-dist.sh: the sdist, the wheel built from it, the npm tarball).
+release artefacts (dev/build-dist.sh: the sdist, the wheel built from it, the npm tarball), and the
+pinned TypeScript toolchain packed for fresh projects to install offline.
 
 Every test that needs one takes the session fixture (`omnimessage_wheel`, `npm_tarball`,
-`release_dist`; conftest.py imports them) instead of building its own: one build, in one place. Under pytest-xdist the workers
+`ts_toolchain`, `release_dist`; conftest.py imports them) instead of building its own: one build, in one place. Under pytest-xdist the workers
 share it: the first to get the lock builds into the run's common temporary folder, the others wait
 for the lock and read what it wrote (a build that failed is not recorded, so the next worker's
 attempt fails with its own output).
@@ -83,6 +84,20 @@ def _tarball(folder: Path) -> Path:
     return out / str(info["filename"])
 
 
+def _toolchain(folder: Path) -> Path:
+    mods = TS / "node_modules"
+    dev = json.loads((TS / "package.json").read_text(encoding="utf-8"))["devDependencies"]
+    for name in ("typescript", "@types/node"):
+        if json.loads((mods / name / "package.json").read_text(encoding="utf-8"))["version"] != dev[name]:
+            pytest.fail(f"typescript/node_modules/{name} is not the pinned {dev[name]}: run `make setup`")
+    packs = [mods / "typescript", *sorted((mods / "@typescript").iterdir()), mods / "@types" / "node", mods / "undici-types"]
+    r = subprocess.run(["npm", "pack", "--pack-destination", str(folder), "--no-audit", "--no-fund", "--loglevel=error",
+                        *(f"./{f.relative_to(TS)}" for f in packs)], cwd=TS, capture_output=True, text=True, timeout=600)
+    if r.returncode != 0 or len(list(folder.glob("*.tgz"))) != len(packs):
+        pytest.fail(f"npm pack of the TypeScript toolchain failed:\n{r.stdout}\n{r.stderr}")
+    return folder
+
+
 def release_build(out: Path, tag: str) -> subprocess.CompletedProcess[str]:
     """`TAG=tag bash dev/build-dist.sh out`, as the release workflow runs it, with this interpreter."""
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
@@ -111,6 +126,14 @@ def omnimessage_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def npm_tarball(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The tarball `npm pack` makes of a fresh copy of typescript/ (its `prepack` builds dist/)."""
     return built_once(tmp_path_factory, "npm-pack", _tarball)
+
+
+@pytest.fixture(scope="session")
+def ts_toolchain(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    """The pinned typescript (with the native compiler package `npm ci` chose for this platform) and
+    @types/node, packed from typescript/node_modules: a fresh project installs them offline, no
+    registry metadata needed."""
+    return sorted(built_once(tmp_path_factory, "ts-toolchain", _toolchain).glob("*.tgz"))
 
 
 @pytest.fixture(scope="session")

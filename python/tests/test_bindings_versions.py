@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, needs
 from test_bindings_python import blocks, doc_sections
-from test_generated_typescript import tarball, toolchain  # noqa: F401 (module-scoped fixtures: the packed package, tsc)
 from test_go_module import go_env
 from test_npm_package import npm
 
@@ -316,7 +315,7 @@ def generate_both(target: str, out: Path, header_file: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def ts_project(tmp_path_factory: pytest.TempPathFactory, tarball: Path, toolchain: list[Path]) -> Path:  # noqa: F811 (the imported fixtures)
+def ts_project(tmp_path_factory: pytest.TempPathFactory, npm_tarball: Path, ts_toolchain: list[Path]) -> Path:
     """A fresh npm project outside the checkout as docs/bindings.md's `typescript` section sets one up
     (the packed package, the pinned typescript, npm offline), the bindings of 0.2.4 in `src/pinned`
     and of the newest version in `src/newest`, compiled by `tsc -p .` (`strict` in its tsconfig)."""
@@ -324,8 +323,8 @@ def ts_project(tmp_path_factory: pytest.TempPathFactory, tarball: Path, toolchai
     assert not root.resolve().is_relative_to(ROOT.resolve())
     npm("init", "-y", cwd=root)
     npm("pkg", "set", "type=module", cwd=root)
-    npm("install", "--offline", str(tarball), cwd=root)
-    npm("install", "--offline", "--save-dev", *map(str, toolchain), cwd=root)
+    npm("install", "--offline", str(npm_tarball), cwd=root)
+    npm("install", "--offline", "--save-dev", *map(str, ts_toolchain), cwd=root)
     (tsconfig,) = [text for _, name, text in blocks(doc_sections()["typescript"]) if name == "tsconfig.json"]
     assert '"strict": true' in tsconfig
     (root / "tsconfig.json").write_text(tsconfig, encoding="utf-8")
