@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -159,3 +160,17 @@ def test_without_a_checkout_mutants_is_a_usage_error_saying_where_they_live() ->
     code = "import sys; sys.modules['omnimessage_dev'] = None; from omnimessage.cli import main; sys.exit(main(['conformance', '--mutants']))"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "dev/omnimessage_dev/mutants" in r.stderr and "Traceback" not in r.stderr, r.stderr
+
+
+def test_a_checkout_with_broken_mutants_shows_their_error(tmp_path: Path) -> None:
+    """Only omnimessage_dev missing is "not shipped": a mutant module that fails to import (here one
+    importing a module that does not exist) shows its own error, not the wheel's usage message."""
+    broken = tmp_path / "omnimessage_dev" / "mutants"
+    broken.mkdir(parents=True)
+    (broken.parent / "__init__.py").write_text("", encoding="utf-8")
+    (broken / "__init__.py").write_text("import no_such_module_of_a_mutant\n", encoding="utf-8")
+    code = (f"import sys; sys.path.insert(0, {str(tmp_path)!r}); from omnimessage.cli import main; "
+            "sys.exit(main(['conformance', '--mutants']))")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "No module named 'no_such_module_of_a_mutant'" in r.stderr, r.stderr
+    assert "the wheel does not ship them" not in r.stderr, r.stderr
