@@ -8,6 +8,10 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed-stamp
 TS_DIR   := typescript
 TS_STAMP := $(TS_DIR)/.setup-stamp
+# The TypeScript build (dist/), redone when a source or a tsconfig changes, and only then: `make test`
+# builds it once (setup), ts-test type-checks and tests that build instead of building it again.
+TS_BUILT   := $(TS_DIR)/dist/.build-stamp
+TS_SOURCES := $(shell find $(TS_DIR)/src $(TS_DIR)/bin -type f 2>/dev/null) $(wildcard $(TS_DIR)/tsconfig*.json)
 # `omnimessage conformance --impl typescript` (and --matrix) run this build's testee, named explicitly:
 # the installed code never looks for the checkout's typescript/ folder.
 export OMNIMESSAGE_TS_BIN ?= $(CURDIR)/$(TS_DIR)/bin/omnimessage.mjs
@@ -31,7 +35,7 @@ RULES_DOC := docs/rules.md
 
 .PHONY: ts-test rust-test rust-build go-test go-build peers-build peers-lint setup generate check-generated lint test test-hostile demo bench bench-quick bench-ecosystem fuzz fuzz-short fuzz-differential fuzz-ts mutants clean
 
-setup: $(STAMP) $(TS_STAMP)
+setup: $(STAMP) $(TS_BUILT)
 
 # Editable: python/, codegen/ and dev/ (the dev-only omnimessage_dev package: the synthetic-message
 # generator, the validator bench; never in the wheel) go on the path (hatch dev-mode-dirs).
@@ -45,12 +49,16 @@ $(STAMP): pyproject.toml constraints.txt $(NATIVE_SRC)
 
 # The TypeScript binding: pinned dev tools from the lock file, then the build (dist/).
 $(TS_STAMP): $(TS_DIR)/package.json $(TS_DIR)/package-lock.json
-	cd $(TS_DIR) && npm ci --no-audit --no-fund --loglevel=error && npm run --silent build
+	cd $(TS_DIR) && npm ci --no-audit --no-fund --loglevel=error
 	@touch $(TS_STAMP)
 
-# TypeScript: build, type-level tests (tsc --noEmit), unit tests (node --test).
+$(TS_BUILT): $(TS_STAMP) $(TS_SOURCES)
+	cd $(TS_DIR) && npm run --silent build
+	@touch $(TS_BUILT)
+
+# TypeScript: the build (when stale), type-level tests (tsc --noEmit), unit tests (node --test).
 ts-test: setup
-	cd $(TS_DIR) && npm run --silent build && npm run --silent typecheck && npm run --silent test
+	cd $(TS_DIR) && npm run --silent typecheck && npm run --silent test
 
 # Rust (std only, no registry): format, lints, unit and integration tests, then the release build
 # the conformance tests, the differential fuzzer and the bench run (OMNIMESSAGE_RS_BIN).
@@ -123,7 +131,14 @@ lint: setup
 	$(BIN)/ruff check python codegen bench dev fuzz
 	$(BIN)/mypy
 
-test: setup check-generated lint ts-test rust-test go-test peers-lint peers-build
+# The checks before pytest are independent of each other (each writes only its own build folder), so
+# they run side by side (TEST_JOBS at a time; cargo, go and tsc wait on each other's cores less than on
+# their own steps); each one's output is printed whole when it ends (--output-sync), and every one runs
+# to its end even when another failed (--keep-going), so a red run names all its failures.
+TEST_JOBS ?= 3
+test: setup
+	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --keep-going --output-sync=target \
+	  check-generated lint ts-test rust-test go-test peers-lint peers-build
 	OMNIMESSAGE_REQUIRE_TOOLS=1 $(BIN)/pytest
 	@$(MAKE) --no-print-directory fuzz-short
 	@$(MAKE) --no-print-directory bench-quick
@@ -240,7 +255,7 @@ $(DEMO_STAMP): pyproject.toml
 	       $(if $(wildcard constraints.txt),-c constraints.txt) -e '.[pydantic]'
 	@touch $(DEMO_STAMP)
 
-demo: $(DEMO_STAMP) $(TS_STAMP) rust-build go-build
+demo: $(DEMO_STAMP) $(TS_BUILT) rust-build go-build
 	@echo "== conformance matrix: implementations x groups, every case checked byte for byte =="
 	@$(BIN)/omnimessage conformance --matrix
 	@echo

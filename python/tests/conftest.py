@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from shared_builds import npm_tarball, omnimessage_wheel, release_dist, ts_toolchain  # noqa: F401  (session fixtures: one build per run)
 
 ROOT = Path(__file__).resolve().parents[2]
 """The repository checkout (tests read its fixtures, examples and TypeScript build)."""

@@ -44,13 +44,15 @@ def _recording_shim(tmp_path: Path) -> tuple[Path, Path]:
 
 
 @pytest.fixture(scope="module")
-def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def wheelhouse(tmp_path_factory: pytest.TempPathFactory, omnimessage_wheel: Path) -> Path:
     """Wheels of everything the install step needs: the build backend and the dependencies (the
-    pinned versions of constraints.txt); omnimessage's own wheel is removed, the step builds it."""
+    pinned versions of constraints.txt, resolved from the session's wheel: no second build);
+    omnimessage's own wheel is removed, the step builds it."""
     house = tmp_path_factory.mktemp("wheelhouse")
     r = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--disable-pip-version-check", "-c",
-         str(ROOT / "constraints.txt"), "-w", str(house), f"{ROOT}[codegen]", "hatchling>=1.24", "setuptools>=68"],
+         str(ROOT / "constraints.txt"), "-w", str(house), f"{omnimessage_wheel}[codegen]", "hatchling>=1.24",
+         "setuptools>=68"],
         capture_output=True, text=True, timeout=600)
     assert r.returncode == 0, r.stdout + r.stderr
     for own in house.glob("omnimessage-*.whl"):
@@ -159,7 +161,7 @@ def test_unknown_command_fails(workspace: Path) -> None:
 
 @pytest.mark.parametrize(
     ("impl", "rc", "failures"),
-    [("python", 0, False), (f"{sys.executable} -m omnimessage.conformance.mutants keys-sorted", 1, True)],
+    [("python", 0, False), (f"{sys.executable} -m omnimessage_dev.mutants keys-sorted", 1, True)],
     ids=["python", "mutant"],
 )
 def test_conformance_writes_junit(workspace: Path, impl: str, rc: int, failures: bool) -> None:

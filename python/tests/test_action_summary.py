@@ -86,7 +86,7 @@ HOSTILE_TESTEE = Path(__file__).parent / "bad_testees" / "hostile_strings.py"
 def test_conformance_step_summarises_and_annotates(tmp_path: Path) -> None:
     """Issue 34: the conformance mode writes a step summary (the run by group, the level reached, the
     failures, capped) and annotations (10, then a notice counting the rest), in one run."""
-    mutant = f"{DEV_BIN / 'python'} -m omnimessage.conformance.mutants keys-sorted"
+    mutant = f"{DEV_BIN / 'python'} -m omnimessage_dev.mutants keys-sorted"
     run = run_action({**NO_INSTALL, "command": "conformance", "impl": mutant, "junit": "conf.xml",
                       "args": "--category canonicalization --fresh 0"}, tmp_path)
     assert run.rc == 1 and run.outputs["exit-code"] == "1"

@@ -59,6 +59,8 @@ def leftovers(marker: str) -> list[str]:
 # Time bounds: below the default request time limit (10 s), so a run that waited for a default
 # instead of the short limit a test asks for fails, with room for a slow machine.
 BOUND = 9.0
+PATIENT = 300.0
+"""The request time limit of a bad testee that answers at once: what stops its case is never the clock."""
 
 
 @pytest.fixture
@@ -100,25 +102,27 @@ def run(argv: list[str], marker: str, **kw: object) -> tuple[object, float]:
     ids=lambda v: " ".join(v) if isinstance(v, list) else None,
 )
 def test_a_bad_answer_fails_its_case_clearly_and_the_run_goes_on(testee: list[str], needle: str, marked: str) -> None:
-    kw = {"request_timeout": 1.0}
+    # Only the hang is about the time limit (its message names the 1 s it was given). The others
+    # answer at once, some with 60 MiB to read and judge: a limit they could meet only on an idle
+    # machine would decide their verdict, so they get one no machine reaches (their messages say
+    # what stopped the read: the byte cap, the parse, the protocol, never the clock).
+    kw: dict[str, object] = {"request_timeout": 1.0 if testee[0] == "hang.py" else PATIENT}
     if testee[0] == "flood_stdout.py":
         kw["max_response_bytes"] = 1 << 20
-    result, elapsed = run([str(BAD / testee[0]), *testee[1:]], marked, **kw)
+    result, _ = run([str(BAD / testee[0]), *testee[1:]], marked, **kw)
     assert [o.status for o in result.outcomes] == [PASSED, FAILED, PASSED]  # type: ignore[attr-defined]
     message = result.outcomes[1].message  # type: ignore[attr-defined]
     assert needle in message, message
-    assert elapsed < BOUND, f"{elapsed:.1f}s"
 
 
 def test_a_flood_of_answer_lines_is_a_protocol_error(marked: str) -> None:
-    result, elapsed = run([str(BAD / "flood_stdout.py"), "lines"], marked, request_timeout=1.0)
+    result, _ = run([str(BAD / "flood_stdout.py"), "lines"], marked, request_timeout=PATIENT)
     statuses = [o.status for o in result.outcomes]  # type: ignore[attr-defined]
     messages = [o.message for o in result.outcomes]  # type: ignore[attr-defined]
     # its first line answers the case (wrongly: skipped); the lines after it break the protocol
     assert statuses == [PASSED, FAILED, FAILED], messages
     assert "skipped a required case" in messages[1]
     assert "answered before reading all of case" in messages[2]
-    assert elapsed < BOUND
 
 
 def test_a_silent_testee_fails_the_start_within_its_time_limit(marked: str) -> None:

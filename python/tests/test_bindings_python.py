@@ -113,16 +113,8 @@ def blocks(section: str) -> list[tuple[str, str | None, str]]:
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    r = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--disable-pip-version-check", "-w", str(out), str(ROOT)],
-        capture_output=True, text=True, timeout=600,
-    )
-    if r.returncode != 0:
-        pytest.fail(f"building the wheel failed:\n{r.stdout}\n{r.stderr}")
-    (whl,) = out.glob("omnimessage-*.whl")
-    return whl
+def wheel(omnimessage_wheel: Path) -> Path:
+    return omnimessage_wheel  # the session's one build (shared_builds.py)
 
 
 def run_section(name: str, project: Path, wheel: Path) -> list[subprocess.CompletedProcess[str]]:

@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 from conftest import ROOT, needs
 from test_bindings_python import blocks, doc_sections
-from test_generated_typescript import tarball, toolchain  # noqa: F401 (module-scoped fixtures: the packed package, tsc)
 from test_go_module import go_env
 from test_npm_package import npm
 
@@ -68,14 +67,10 @@ def corpus_files(version: str) -> list[Path]:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def project(tmp_path_factory: pytest.TempPathFactory, omnimessage_wheel: Path) -> Path:
     """A fresh project outside the checkout with a virtual environment holding `omnimessage[codegen]`
-    from the wheel built from the checkout."""
-    wheels = tmp_path_factory.mktemp("wheel")
-    r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--disable-pip-version-check",
-                        "-w", str(wheels), str(ROOT)], capture_output=True, text=True, timeout=900)
-    assert r.returncode == 0, r.stdout + r.stderr
-    (whl,) = wheels.glob("omnimessage-*.whl")
+    from the wheel built from the checkout (the session's one build, shared_builds.py)."""
+    whl = omnimessage_wheel
     root = tmp_path_factory.mktemp("project")
     assert not root.resolve().is_relative_to(ROOT.resolve())
     subprocess.run([sys.executable, "-m", "venv", str(root / ".venv")], check=True, timeout=300)
@@ -320,7 +315,7 @@ def generate_both(target: str, out: Path, header_file: str) -> None:
 
 
 @pytest.fixture(scope="module")
-def ts_project(tmp_path_factory: pytest.TempPathFactory, tarball: Path, toolchain: list[Path]) -> Path:  # noqa: F811 (the imported fixtures)
+def ts_project(tmp_path_factory: pytest.TempPathFactory, npm_tarball: Path, ts_toolchain: list[Path]) -> Path:
     """A fresh npm project outside the checkout as docs/bindings.md's `typescript` section sets one up
     (the packed package, the pinned typescript, npm offline), the bindings of 0.2.4 in `src/pinned`
     and of the newest version in `src/newest`, compiled by `tsc -p .` (`strict` in its tsconfig)."""
@@ -328,8 +323,8 @@ def ts_project(tmp_path_factory: pytest.TempPathFactory, tarball: Path, toolchai
     assert not root.resolve().is_relative_to(ROOT.resolve())
     npm("init", "-y", cwd=root)
     npm("pkg", "set", "type=module", cwd=root)
-    npm("install", "--offline", str(tarball), cwd=root)
-    npm("install", "--offline", "--save-dev", *map(str, toolchain), cwd=root)
+    npm("install", "--offline", str(npm_tarball), cwd=root)
+    npm("install", "--offline", "--save-dev", *map(str, ts_toolchain), cwd=root)
     (tsconfig,) = [text for _, name, text in blocks(doc_sections()["typescript"]) if name == "tsconfig.json"]
     assert '"strict": true' in tsconfig
     (root / "tsconfig.json").write_text(tsconfig, encoding="utf-8")

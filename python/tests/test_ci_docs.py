@@ -60,7 +60,7 @@ def _workspace(root: Path, good: bool) -> Path:
     day.mkdir(parents=True)
     shutil.copy(EXAMPLES / ("trace.jsonl" if good else "invalid.jsonl"), day / f"{SESSION}_001.jsonl")
     shutil.copy(EXAMPLES / ("stream.jsonl" if good else "broken-stream.jsonl"), root / "capture.jsonl")
-    impl = "-m omnimessage.conformance.testee" if good else "-m omnimessage.conformance.mutants keys-sorted"
+    impl = "-m omnimessage.conformance.testee" if good else "-m omnimessage_dev.mutants keys-sorted"
     testee = root / "testee"
     testee.write_text(f'#!/bin/bash\nexec "{sys.executable}" {impl}\n')
     testee.chmod(testee.stat().st_mode | stat.S_IEXEC)

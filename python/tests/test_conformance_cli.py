@@ -200,8 +200,8 @@ def test_progress_is_one_updating_line_on_a_terminal_and_nothing_otherwise() -> 
 def test_mutation_check_reports_progress_per_mutant() -> None:
     import io
 
-    from omnimessage.conformance.mutants import MUTANTS, run_mutation_check
     from omnimessage.conformance.reports import Progress
+    from omnimessage_dev.mutants import MUTANTS, run_mutation_check
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

@@ -124,12 +124,8 @@ def test_a_native_binding_passes_the_fresh_cases_of_twenty_seeds(name: str) -> N
     assert failures == [], failures[:10]
 
 
-@pytest.mark.parametrize("name", NATIVE_BINDINGS)
-def test_a_native_binding_passes_the_whole_suite(name: str) -> None:
-    argv = native_testee(name)
-    assert argv is not None, f"the {name} binding is not built ({BUILT_BY[name]})"
-    result = run_cases(SUITE, list(SUITE.cases), argv)
-    assert [o.case.id for o in result.outcomes if o.failed] == [] and result.ok
+# That a native binding passes the whole suite is checked by the one whole run each gets, in
+# test_conformance_protocol.py (which also checks every message of it against the protocol schema).
 
 
 def test_the_seed_is_in_every_report_and_replays_the_run(tmp_path: Path) -> None:

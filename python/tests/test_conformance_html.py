@@ -8,7 +8,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-MUTANT = f"{sys.executable} -m omnimessage.conformance.mutants ensure-ascii"
+MUTANT = f"{sys.executable} -m omnimessage_dev.mutants ensure-ascii"
 CASES = ["roundtrip.unicode.*", "rejection.*duplicate*"]
 
 

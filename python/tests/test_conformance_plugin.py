@@ -98,12 +98,12 @@ def test_ours_pass_through_the_plugin(project: Path) -> None:
 
 
 @pytest.mark.skipif(os.environ.get("OMNIMESSAGE_SKIP_WHEEL_TEST") == "1", reason="OMNIMESSAGE_SKIP_WHEEL_TEST=1")
-def test_plugin_works_from_a_fresh_virtualenv(project: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """Build the wheel, install it into a new virtualenv (registries only), run a third party's testee."""
+def test_plugin_works_from_a_fresh_virtualenv(project: Path, tmp_path_factory: pytest.TempPathFactory,
+                                              omnimessage_wheel: Path) -> None:
+    """The wheel (the session's one build), installed into a new virtualenv (registries only), runs a
+    third party's testee."""
     work = tmp_path_factory.mktemp("wheel")
-    pip = [sys.executable, "-m", "pip", "--disable-pip-version-check", "-q"]
-    subprocess.run([*pip, "wheel", "--no-deps", "-w", str(work), str(ROOT)], check=True, timeout=600)
-    (wheel,) = work.glob("omnimessage-*.whl")
+    wheel = omnimessage_wheel
     venv.create(work / "venv", with_pip=True)
     py = str(work / "venv" / "bin" / "python")
     subprocess.run(

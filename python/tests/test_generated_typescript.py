@@ -31,7 +31,7 @@ import msgspec
 import pytest
 from conftest import ROOT, needs
 from test_bindings_python import blocks, doc_sections
-from test_npm_package import SOURCES, TS, npm
+from test_npm_package import TS
 
 import omnimessage as om
 from omnimessage_codegen import load_schema
@@ -53,7 +53,6 @@ def builder_for(name: str, v: Any) -> Builder | None:
     return min(candidates, key=clashes, default=None)
 
 EXAMPLES = [ROOT / "examples" / "trace.jsonl", ROOT / "examples" / "stream.jsonl"]
-DEV = json.loads((TS / "package.json").read_text(encoding="utf-8"))["devDependencies"]
 
 
 def lines() -> list[bytes]:
@@ -126,32 +125,17 @@ def rebuild(line: bytes) -> tuple[bytes, str]:
 # --- the fresh projects ---------------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def tarball(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """`npm pack` of a fresh copy of typescript/ (no dist/: `prepack` builds it)."""
-    src = tmp_path_factory.mktemp("clone") / "typescript"
-    src.mkdir()
-    for name in SOURCES:
-        (shutil.copytree if (TS / name).is_dir() else shutil.copy2)(TS / name, src / name)
-    (src / "node_modules").symlink_to(TS / "node_modules")  # the pinned dev tools (tsc) of `npm ci`
-    out = tmp_path_factory.mktemp("pack")
-    r = npm("pack", "--json", "--pack-destination", str(out), cwd=src)
-    (info,) = json.loads(r.stdout[r.stdout.index("[") :])
-    return out / str(info["filename"])
+def tarball(npm_tarball: Path) -> Path:
+    """`npm pack` of a fresh copy of typescript/ (no dist/: `prepack` builds it; the session's one
+    pack, shared_builds.py)."""
+    return npm_tarball
 
 
 @pytest.fixture(scope="module")
-def toolchain(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
-    """The pinned typescript (with the native compiler package `npm ci` chose for this platform) and
-    @types/node, packed from typescript/node_modules: installed offline, no registry metadata needed."""
-    mods = TS / "node_modules"
-    folders = [mods / "typescript", *sorted((mods / "@typescript").iterdir()), mods / "@types" / "node", mods / "undici-types"]
-    for name in ("typescript", "@types/node"):
-        assert json.loads((mods / name / "package.json").read_text())["version"] == DEV[name], f"run `make setup` ({name})"
-    out = tmp_path_factory.mktemp("toolchain")
-    npm("pack", "--pack-destination", str(out), *(f"./{f.relative_to(TS)}" for f in folders), cwd=TS)
-    tarballs = sorted(out.glob("*.tgz"))
-    assert len(tarballs) == len(folders), tarballs
-    return tarballs
+def toolchain(ts_toolchain: list[Path]) -> list[Path]:
+    """The pinned typescript and @types/node packed from typescript/node_modules (the session's one
+    pack, shared_builds.py): installed offline, no registry metadata needed."""
+    return ts_toolchain
 
 
 def doc_project(root: Path, section: str, toolchain: list[Path], tarball: Path | None, files: dict[str, str]) -> Path:

@@ -5,7 +5,9 @@ pause between them (a reader may see the first half alone), while the readers re
 again: `iter_messages` in this process, `omnimessage validate --truncated` and the TypeScript reader
 in subprocesses. Each read must see a prefix of what was written: every line but the last complete
 and valid, the last either complete or reported as torn (`truncated`, OM001), never an invalid line
-and never a finding of another kind. The same through a pipe (`writer | omnimessage validate -`,
+and never a finding of another kind. Whether a free-running read lands inside a torn line is luck,
+so at four points the writer holds a line half written until every reader has read the file: there
+each one must report exactly that line torn (a verdict no machine's speed can change). The same through a pipe (`writer | omnimessage validate -`,
 `writer | omnimessage canonicalize`). And the validator never modifies what it reads, and
 `canonicalize --in-place` (both bindings) refuses to replace a file that grows while it reads it:
 before, 472 of 1,500 records survived, with exit 0.
@@ -16,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import select
 import stat
 import subprocess
 import sys
@@ -35,13 +38,19 @@ WRITER = r"""
 import os, random, sys, time
 from omnimessage_dev.synth.sessions import trace_lines
 path, seed, torn_end = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "torn-end"
+held = {int(i) for i in sys.argv[4].split(",") if i}  # lines held half written until stdin says go
 rng = random.Random(seed)
 fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644) if path != "-" else 1
-for line in trace_lines(300_000, seed=3):
-    if rng.random() < 0.5:  # two writes: a reader may see the first half alone
+for i, line in enumerate(trace_lines(300_000, seed=3)):
+    if rng.random() < 0.5 or i in held:  # two writes: a reader may see the first half alone
         cut = rng.randrange(1, len(line))
         os.write(fd, line[:cut])
-        time.sleep(rng.uniform(0.01, 0.04))
+        if i in held:  # torn now, for as long as the test reads
+            sys.stderr.write("torn\n")
+            sys.stderr.flush()
+            sys.stdin.readline()
+        else:
+            time.sleep(rng.uniform(0.01, 0.04))
         os.write(fd, line[cut:])
     else:
         os.write(fd, line)
@@ -51,9 +60,10 @@ if torn_end:  # the writer dies in the middle of a record
 """
 
 
-def writer(path: str, seed: int, torn_end: bool = False, **kw: object) -> subprocess.Popen[bytes]:
+def writer(path: str, seed: int, torn_end: bool = False, held: tuple[int, ...] = (), **kw: object) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-c", WRITER, path, str(seed), "torn-end" if torn_end else "whole"], **kw  # type: ignore[call-overload]
+        [sys.executable, "-c", WRITER, path, str(seed), "torn-end" if torn_end else "whole", ",".join(map(str, held))],
+        **kw,  # type: ignore[call-overload]
     )
 
 
@@ -81,51 +91,76 @@ def validate_json(path: str, *extra: str, stdin: int | None = None) -> tuple[int
     return r.returncode, json.loads(r.stdout)["findings"]
 
 
+def validate_live(path: Path) -> list[dict[str, object]]:
+    """`omnimessage validate --truncated` of the live file: only what a cut trace may hold, as warnings;
+    its OM001 findings (at most one: the torn tail)."""
+    rc, findings = validate_json(str(path))
+    assert rc == 0, findings
+    errors = [f for f in findings if f["severity"] == "error"]
+    assert not errors, errors
+    om001 = [f for f in findings if f["rule"] == "OM001"]
+    assert len(om001) <= 1
+    # a torn tail, open requests, phases and segments; or nothing at all yet (the writer not
+    # started: OM004, alone)
+    assert all(f["severity"] == "warning" for f in findings), findings
+    if any(f["rule"] == "OM004" for f in findings):
+        assert [f["rule"] for f in findings] == ["OM004"], findings
+    else:
+        assert all(str(f["rule"]) in ("OM001", "OM002") or str(f["rule"]) >= "OM3" for f in findings), findings
+    return om001
+
+
+def read_with_typescript(path: Path) -> dict[str, int]:
+    """The TypeScript reader over the live file: every message it decodes re-encodes identically; what
+    it refuses, by category (at most one torn tail)."""
+    assert NODE is not None
+    r = subprocess.run([NODE, str(ROOT / "typescript" / "test" / "hostile-reader.mjs"), str(path)], capture_output=True,
+                       timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    summary = json.loads(r.stdout)
+    assert summary["messages"] == summary["identical"]
+    assert set(summary["refused"]) <= {"truncated"} and summary["refused"].get("truncated", 0) <= 1
+    return dict(summary["refused"])
+
+
 def test_readers_of_a_file_being_appended_see_whole_lines_and_a_torn_tail(tmp_path: Path) -> None:
     path = tmp_path / "live.jsonl"
     path.touch()
-    w = writer(str(path), seed=11)
-    reads = torn = validate_runs = validate_torn = ts_runs = 0
+    held = tuple(len(LINES) * k // 8 for k in (1, 3, 5, 7))
+    w = writer(str(path), seed=11, held=held, stdin=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert w.stdin is not None and w.stderr is not None
+    reads = caught = 0
     try:
-        while w.poll() is None:
-            torn += check_prefix(list(om.iter_messages(path)))
+        while True:
+            if select.select([w.stderr], [], [], 0)[0]:
+                note = w.stderr.readline()
+                if not note:  # the writer is done
+                    break
+                assert note == b"torn\n", note + w.stderr.read()[-2000:]
+                # line held[caught] is half written, and stays so until the writer is told to go on
+                lines = list(om.iter_messages(path))
+                assert check_prefix(lines) and len(lines) == held[caught] + 1, len(lines)
+                assert [f["line"] for f in validate_live(path)] == [held[caught] + 1]
+                if NODE is not None:
+                    assert read_with_typescript(path) == {"truncated": 1}
+                caught += 1
+                w.stdin.write(b"go\n")
+                w.stdin.flush()
+                continue
+            # free-running reads, at whatever point the writer is: whole lines, a torn tail or none
+            check_prefix(list(om.iter_messages(path)))
             reads += 1
             if reads % 5 == 0:
-                rc, findings = validate_json(str(path))
-                validate_runs += 1
-                assert rc == 0, findings
-                errors = [f for f in findings if f["severity"] == "error"]
-                assert not errors, errors
-                om001 = [f for f in findings if f["rule"] == "OM001"]
-                assert len(om001) <= 1
-                validate_torn += bool(om001)
-                # only what a cut trace may hold, as warnings (--truncated): a torn tail, open requests,
-                # phases and segments; or nothing at all yet (the writer not started: OM004, alone)
-                assert all(f["severity"] == "warning" for f in findings), findings
-                if any(f["rule"] == "OM004" for f in findings):
-                    assert [f["rule"] for f in findings] == ["OM004"], findings
-                else:
-                    assert all(str(f["rule"]) in ("OM001", "OM002") or str(f["rule"]) >= "OM3" for f in findings), findings
+                validate_live(path)
             if NODE is not None and reads % 7 == 0:
-                r = subprocess.run(
-                    [NODE, str(ROOT / "typescript" / "test" / "hostile-reader.mjs"), str(path)],
-                    capture_output=True,
-                    timeout=120,
-                )
-                assert r.returncode == 0, r.stderr[-2000:]
-                summary = json.loads(r.stdout)
-                assert summary["messages"] == summary["identical"]
-                assert set(summary["refused"]) <= {"truncated"} and summary["refused"].get("truncated", 0) <= 1
-                ts_runs += 1
+                read_with_typescript(path)
             time.sleep(0.003)
     finally:
+        w.stdin.close()
         w.wait(timeout=120)
     assert w.returncode == 0
-    # the reads did catch the file torn, in this process and in the validator
-    assert reads >= 10 and torn >= 2 and validate_runs >= 2 and validate_torn >= 1, (reads, torn, validate_runs,
-                                                                                    validate_torn)
-    assert ts_runs >= 1
-    print(f"\n{reads} reads ({torn} torn), {validate_runs} validate runs ({validate_torn} torn), {ts_runs} TS reads")
+    assert caught == len(held)  # every reader saw each held line torn, in this process and the others
+    print(f"\n{reads} free reads, {caught} held torn lines read by every reader")
     assert path.read_bytes() == b"".join(LINES)
     rc, findings = validate_json(str(path))
     assert rc == 0 and not [f for f in findings if f["rule"] == "OM001"], findings

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 import subprocess
 import tarfile
 from pathlib import Path
@@ -18,8 +17,6 @@ from conftest import ROOT, needs
 
 TS = ROOT / "typescript"
 TSC = TS / "node_modules" / "typescript" / "bin" / "tsc"
-# What `npm pack` packs from a clone (package.json `files`) and what the build reads; never dist/.
-SOURCES = ["package.json", "package-lock.json", "tsconfig.json", "tsconfig.cli.json", "tsconfig.produce.json", "tsconfig.consume.json", "tsconfig.restore.json", "src", "bin", "README.md", "LICENSE"]
 
 LINE = '{"timestamp":"2026-07-18T03:10:22.531Z","type":"model_msg","payload":{"type":"text","role":"user","text":"hi"}}'
 
@@ -39,19 +36,10 @@ def readme_block(path: Path, lang: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def tarball(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """`npm pack` of a fresh copy of the package's sources: no dist/, so only `prepack` can build it."""
-    if not TSC.exists():
-        pytest.fail(f"{TSC} is missing: run `make setup` (npm ci in typescript/)")
-    src = tmp_path_factory.mktemp("clone") / "typescript"
-    src.mkdir()
-    for name in SOURCES:
-        (shutil.copytree if (TS / name).is_dir() else shutil.copy2)(TS / name, src / name)
-    (src / "node_modules").symlink_to(TS / "node_modules")  # the pinned dev tools (tsc) of `npm ci`
-    out = tmp_path_factory.mktemp("pack")
-    r = npm("pack", "--json", "--pack-destination", str(out), cwd=src)
-    (info,) = json.loads(r.stdout[r.stdout.index("[") :])
-    return out / info["filename"]
+def tarball(npm_tarball: Path) -> Path:
+    """`npm pack` of a fresh copy of the package's sources: no dist/, so only `prepack` can build it
+    (the session's one pack, shared_builds.py)."""
+    return npm_tarball
 
 
 @pytest.fixture(scope="module")

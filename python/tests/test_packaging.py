@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 import subprocess
-import sys
 import tarfile
 import venv
 import zipfile
@@ -20,18 +19,8 @@ from conftest import ROOT
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    r = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--disable-pip-version-check", "-w", str(out), str(ROOT)],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
-    if r.returncode != 0:
-        pytest.fail(f"building the wheel failed:\n{r.stdout}\n{r.stderr}")
-    (whl,) = out.glob("omnimessage-*.whl")
-    return whl
+def wheel(omnimessage_wheel: Path) -> Path:
+    return omnimessage_wheel  # the session's one build (shared_builds.py)
 
 
 def test_wheel_contents(wheel: Path) -> None:
@@ -52,6 +41,8 @@ def test_wheel_contents(wheel: Path) -> None:
     # development tooling stays out: the synthetic-message generator and the benchmarks
     assert not any(n.startswith("omnimessage_dev/") or n.startswith("bench/") for n in names)
     assert "omnimessage/validate/synth.py" not in names and "omnimessage/validate/bench.py" not in names
+    # and the suite's test tooling: the deliberately broken bindings (dev/omnimessage_dev/mutants)
+    assert not [n for n in names if "mutant" in n.lower()], "mutants in the wheel"
     schema = zipfile.ZipFile(wheel).read("omnimessage/schema/omnimessage.schema.json")
     assert schema == (ROOT / "schema" / "omnimessage.schema.json").read_bytes()  # the link's target, stored
     # the suite's data stays (`omnimessage conformance`, the pytest plugin); what builds it does not
@@ -127,25 +118,15 @@ def test_installed_wheel_works_in_a_fresh_virtualenv(wheel: Path, tmp_path: Path
     assert r2.returncode == 0 and r2.stdout == trace
 
 
-def test_sdist_builds_the_same_wheel_and_leaves_the_suites_out(wheel: Path, tmp_path: Path) -> None:
+def test_sdist_builds_the_same_wheel_and_leaves_the_suites_out(wheel: Path, release_dist: Path) -> None:
     """The sdist builds the wheel; it is not a test checkout (the suites need the whole repository):
-    the tests stay out, and the wheel built from the sdist holds exactly the files of the checkout's."""
-    out = tmp_path / "dist"
-    env = tmp_path / "build-env"
-    venv.create(env, with_pip=True)
-    r2 = subprocess.run([str(env / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-                         "hatchling>=1.24"], capture_output=True, text=True, timeout=600)
-    assert r2.returncode == 0, r2.stderr
-    r3 = subprocess.run([str(env / "bin" / "python"), "-m", "hatchling", "build", "-t", "sdist", "-d", str(out)],
-                        capture_output=True, text=True, cwd=ROOT, timeout=600)
-    assert r3.returncode == 0, r3.stdout + r3.stderr
-    (sdist,) = out.glob("omnimessage-*.tar.gz")
+    the tests stay out, and the wheel built from the sdist holds exactly the files of the checkout's.
+    The sdist and its wheel are the release build's (dev/build-dist.sh: `python -m build --sdist
+    --wheel` builds the wheel from the sdist), made once per session (shared_builds.py)."""
+    (sdist,) = (release_dist / "python").glob("omnimessage-*.tar.gz")
     with tarfile.open(sdist) as tar:
         names = [n.split("/", 1)[1] for n in tar.getnames() if "/" in n]
     assert "LICENSE" in names and "README.md" in names and "pyproject.toml" in names
     assert not any(n.startswith(("python/tests/", "codegen/tests/")) or "__pycache__" in n for n in names)
-    r4 = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--disable-pip-version-check",
-                         "-w", str(out / "whl"), str(sdist)], capture_output=True, text=True, timeout=600)
-    assert r4.returncode == 0, r4.stdout + r4.stderr
-    (from_sdist,) = (out / "whl").glob("omnimessage-*.whl")
+    (from_sdist,) = (release_dist / "python").glob("omnimessage-*.whl")
     assert sorted(zipfile.ZipFile(from_sdist).namelist()) == sorted(zipfile.ZipFile(wheel).namelist())

@@ -5,10 +5,7 @@ come out, carry the version, and a wrong tag is refused."""
 
 from __future__ import annotations
 
-import os
 import re
-import subprocess
-import sys
 import sysconfig
 import tarfile
 import zipfile
@@ -17,17 +14,14 @@ from pathlib import Path
 import pytest
 import yaml
 from conftest import ROOT, needs
+from shared_builds import release_build
 
 from omnimessage import __version__
 
 WORKFLOW = ROOT / ".github" / "workflows" / "release.yml"
 
 
-def _build(out: Path, tag: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-           "TAG": tag, "PYTHON": sys.executable}
-    return subprocess.run(["bash", str(ROOT / "dev" / "build-dist.sh"), str(out)], env=env, capture_output=True,
-                          text=True, timeout=900)
+_build = release_build
 
 
 def test_the_workflow_builds_with_the_script_and_publishes_by_trusted_publishing() -> None:
@@ -57,10 +51,8 @@ def test_the_workflow_builds_with_the_script_and_publishes_by_trusted_publishing
 
 
 @needs("npm")
-def test_the_script_builds_sdist_wheel_and_npm_tarball(tmp_path: Path) -> None:
-    out = tmp_path / "dist"
-    r = _build(out, f"v{__version__}")
-    assert r.returncode == 0, r.stdout + r.stderr
+def test_the_script_builds_sdist_wheel_and_npm_tarball(release_dist: Path) -> None:
+    out = release_dist  # the session's one run of the script (shared_builds.py; red if it failed)
     sdist = out / "python" / f"omnimessage-{__version__}.tar.gz"
     # with a compiler (make setup's machine has one), the wheel carries the native accelerator
     plat = sysconfig.get_platform().replace("-", "_").replace(".", "_")

@@ -227,7 +227,13 @@ def cmd_conformance(args: argparse.Namespace) -> int:
             return _usage(str(exc))
         return run_matrix(suite, out, args, seed, fresh)
     if args.mutants:
-        from .mutants import run_mutation_check
+        try:  # development tooling (dev/omnimessage_dev/mutants), on the path of a checkout's `make setup`
+            from omnimessage_dev.mutants import run_mutation_check
+        except ModuleNotFoundError as exc:
+            if exc.name not in ("omnimessage_dev", "omnimessage_dev.mutants"):
+                raise  # a checkout whose mutants are broken: their own error, not "not shipped"
+            return _usage("--mutants runs the deliberately broken bindings of a development checkout "
+                          "(dev/omnimessage_dev/mutants, on the path after `make setup`): the wheel does not ship them")
 
         progress = Progress(sys.stderr, 0, "mutants")
         progress.note("the unmutated binding first")

@@ -169,9 +169,11 @@ def run_cases(
     max_restarts: int = MAX_RESTARTS,
     max_response_bytes: int = 64 << 20,
     seed: int | None = None,
+    stop_at_first_failure: bool = False,
 ) -> RunResult:
     """Send `cases` to the testee `argv` and judge every answer (`seed`: that of the fresh cases among
-    them, for the reports)."""
+    them, for the reports; `stop_at_first_failure`: the cases after the first that fails, or passes
+    when expected to fail, are not sent, as a mutation check needs one kill)."""
     limits = Limits(request_timeout, total_timeout, startup_timeout, max_restarts, max_response_bytes)
     run = _Run(suite, argv, expected or ExpectedFailures(), limits, cwd, on_outcome)
     run.result.seed = seed
@@ -179,6 +181,8 @@ def run_cases(
     try:
         for case in cases:
             run.run(case)
+            if stop_at_first_failure and run.result.outcomes and run.result.outcomes[-1].status in (FAILED, XPASS):
+                break
     finally:
         run.close()
     return run.finish()

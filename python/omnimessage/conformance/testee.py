@@ -5,7 +5,8 @@ input is read the way a reader reads a one-line JSON Lines file (`iter_messages`
 reader-level categories (`too_large`, `truncated`) are tested too. A request of the consumer role
 (`"role": "consumer"`) is answered by :mod:`.consumer_testee`.
 
-:class:`Binding` is the seam the mutation check (:mod:`.mutants`) uses to break it on purpose.
+:class:`Binding` is the seam the mutation check (`omnimessage_dev.mutants`, development tooling in
+dev/, not in the wheel) uses to break it on purpose.
 """
 
 from __future__ import annotations

@@ -7,10 +7,11 @@ import json
 import re
 from decimal import Decimal, InvalidOperation
 
-from ..._generated.models import Message
-from ...codec import OpaqueMessage
-from ...errors import DecodeError, escape_pointer_token
-from ..testee import Binding
+from omnimessage._generated.models import Message
+from omnimessage.codec import OpaqueMessage
+from omnimessage.conformance.testee import Binding
+from omnimessage.errors import DecodeError, escape_pointer_token
+
 from .refusal_tools import Rerefused
 
 __all__ = [

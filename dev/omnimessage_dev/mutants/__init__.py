@@ -1,7 +1,11 @@
 """Deliberately broken variants of the Python binding: proof that the suite has teeth.
 
+Test tooling of the suite, so development tooling (dev/, on the path after `make setup`), never in
+the wheel: a user's install carries the runtime and the suite's data, not 2,800 lines of bindings
+broken on purpose (python/tests/test_packaging.py checks the wheel).
+
 Each mutant is the real binding with one realistic mistake (the ones re-serialisers, ports to
-other languages and hurried fixes make). `python -m omnimessage.conformance.mutants NAME` runs
+other languages and hurried fixes make). `python -m omnimessage_dev.mutants NAME` runs
 one as a testee; :func:`run_mutation_check` runs them all through the runner and reports the
 kill rate: the share of mutants that fail at least one case. Anything below 100% means the
 suite misses a mistake a real implementation could make.
@@ -22,7 +26,8 @@ from __future__ import annotations
 
 import sys
 
-from ..testee import main as testee_main
+from omnimessage.conformance.testee import main as testee_main
+
 from .check import MutantResult, MutationReport, run_mutation_check
 from .registry import MUTANTS
 
@@ -32,7 +37,7 @@ __all__ = ["MUTANTS", "MutantResult", "MutationReport", "main", "run_mutation_ch
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1 or args[0] not in MUTANTS:
-        sys.stderr.write(f"usage: python -m omnimessage.conformance.mutants NAME\nnames: {', '.join(MUTANTS)}\n")
+        sys.stderr.write(f"usage: python -m omnimessage_dev.mutants NAME\nnames: {', '.join(MUTANTS)}\n")
         return 2
     binding = MUTANTS[args[0]]()
     binding.name = f"mutant:{args[0]}"

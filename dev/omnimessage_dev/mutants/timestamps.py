@@ -5,10 +5,11 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-from ..._generated.models import Message
-from ...codec import OpaqueMessage
-from ...errors import DecodeError
-from ..testee import Binding
+from omnimessage._generated.models import Message
+from omnimessage.codec import OpaqueMessage
+from omnimessage.conformance.testee import Binding
+from omnimessage.errors import DecodeError
+
 from .respell import Respelled
 
 __all__ = [

@@ -7,9 +7,10 @@ import re
 
 import msgspec
 
-from ..._generated.models import Message
-from ...codec import OpaqueMessage
-from ..testee import Binding
+from omnimessage._generated.models import Message
+from omnimessage.codec import OpaqueMessage
+from omnimessage.conformance.testee import Binding
+
 from .rewrite import MAX_SAFE, map_path, map_verbatim, tokens_outside_strings, with_payload
 
 __all__ = ["BigIntsRounded", "FidelityReserialised", "VerbatimCompacted", "VerbatimEscapesDecoded"]

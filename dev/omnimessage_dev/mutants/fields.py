@@ -6,10 +6,11 @@ import json
 
 import msgspec
 
-from ... import codec
-from ..._generated.models import AbortPayload, Message
-from ...codec import OpaqueMessage
-from ..testee import Binding
+from omnimessage import codec
+from omnimessage._generated.models import AbortPayload, Message
+from omnimessage.codec import OpaqueMessage
+from omnimessage.conformance.testee import Binding
+
 from .rewrite import with_payload
 
 __all__ = [

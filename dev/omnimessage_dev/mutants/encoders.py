@@ -7,9 +7,10 @@ import re
 
 import msgspec
 
-from ..._generated.models import Message, TextPayload
-from ...codec import OpaqueMessage
-from ..testee import Binding
+from omnimessage._generated.models import Message, TextPayload
+from omnimessage.codec import OpaqueMessage
+from omnimessage.conformance.testee import Binding
+
 from .respell import Respelled
 from .rewrite import with_payload
 

@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 import re
 
-from ... import codec
-from ...errors import DecodeError
+from omnimessage import codec
+from omnimessage.errors import DecodeError
+
 from .refusal_tools import Rerefused
 
 __all__ = [

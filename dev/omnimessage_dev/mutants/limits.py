@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ..._generated.models import DEFAULT_MAX_LINE_BYTES, Message
-from ...codec import OpaqueMessage
-from ..testee import Binding
+from omnimessage._generated.models import DEFAULT_MAX_LINE_BYTES, Message
+from omnimessage.codec import OpaqueMessage
+from omnimessage.conformance.testee import Binding
 
 __all__ = [
     "DefaultLimit64KiB",

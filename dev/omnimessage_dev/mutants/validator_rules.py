@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from ..._generated.models import (
+from omnimessage._generated.models import (
     Message,
     RequestEndPayload,
     SessionMetaPayload,
@@ -13,6 +13,7 @@ from ..._generated.models import (
     ToolCallOutputPayload,
     ToolCallPayload,
 )
+
 from .refusal_tools import Stricter
 
 __all__ = [

@@ -6,10 +6,11 @@ import re
 
 import msgspec
 
-from ..._generated.models import AbortPayload, Message
-from ...codec import OpaqueMessage
-from ...errors import DecodeError
-from ..testee import Binding
+from omnimessage._generated.models import AbortPayload, Message
+from omnimessage.codec import OpaqueMessage
+from omnimessage.conformance.testee import Binding
+from omnimessage.errors import DecodeError
+
 from .refusal_tools import Rerefused, Stricter, last_key
 from .rewrite import with_payload
 

@@ -10,11 +10,12 @@ from typing import Any
 
 import msgspec
 
-from ... import _write
-from ..._generated.models import Message, TokenCounts
-from ...codec import OpaqueMessage
-from ...errors import DecodeError
-from ..testee import Binding
+from omnimessage import _write
+from omnimessage._generated.models import Message, TokenCounts
+from omnimessage.codec import OpaqueMessage
+from omnimessage.conformance.testee import Binding
+from omnimessage.errors import DecodeError
+
 from .refusal_tools import Stricter
 from .rewrite import map_numbers
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import msgspec
 
-from ..._generated.models import FRAGMENT_OF, NUMBER_LOCATIONS, VERBATIM_LOCATIONS, Message
-from ...codec import OpaqueMessage
+from omnimessage._generated.models import FRAGMENT_OF, NUMBER_LOCATIONS, VERBATIM_LOCATIONS, Message
+from omnimessage.codec import OpaqueMessage
 
 __all__ = [
     "LONE_SURROGATE",

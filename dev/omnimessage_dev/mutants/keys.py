@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import re
 
-from ..._generated.models import Message
-from ...codec import OpaqueMessage
-from ...errors import DecodeError
-from ..testee import Binding
+from omnimessage._generated.models import Message
+from omnimessage.codec import OpaqueMessage
+from omnimessage.conformance.testee import Binding
+from omnimessage.errors import DecodeError
+
 from .refusal_tools import last_key
 
 __all__ = ["KeyEscapesNotDecoded", "KeysCaseInsensitive"]

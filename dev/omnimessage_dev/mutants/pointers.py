@@ -5,7 +5,8 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-from ...errors import DecodeError
+from omnimessage.errors import DecodeError
+
 from .refusal_tools import Rerefused
 
 __all__ = [

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from ..._generated.models import DEFAULT_MAX_LINE_BYTES, Message
-from ...codec import OpaqueMessage
-from ...errors import DecodeError
-from ..testee import Binding
+from omnimessage._generated.models import DEFAULT_MAX_LINE_BYTES, Message
+from omnimessage.codec import OpaqueMessage
+from omnimessage.conformance.testee import Binding
+from omnimessage.errors import DecodeError
 
 __all__ = [
     "AlwaysLenient",

@@ -1,8 +1,9 @@
-"""Every mutant by the name `python -m omnimessage.conformance.mutants NAME` takes."""
+"""Every mutant by the name `python -m omnimessage_dev.mutants NAME` takes."""
 
 from __future__ import annotations
 
-from ..testee import Binding
+from omnimessage.conformance.testee import Binding
+
 from .contract import (
     BenchmarkReadsAsCli,
     FidelityVerbatimAnywhere,

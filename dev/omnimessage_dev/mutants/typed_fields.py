@@ -8,10 +8,11 @@ import binascii
 import json
 import unicodedata
 
-from ..._generated.models import Message, ToolCallPayload
-from ...codec import OpaqueMessage
-from ...errors import DecodeError
-from ..testee import Binding
+from omnimessage._generated.models import Message, ToolCallPayload
+from omnimessage.codec import OpaqueMessage
+from omnimessage.conformance.testee import Binding
+from omnimessage.errors import DecodeError
+
 from .respell import Respelled
 
 __all__ = [

@@ -8,9 +8,10 @@ from typing import Any
 
 import msgspec
 
-from ..._generated.models import Message
-from ...codec import OpaqueMessage
-from ..testee import Binding
+from omnimessage._generated.models import Message
+from omnimessage.codec import OpaqueMessage
+from omnimessage.conformance.testee import Binding
+
 from .rewrite import LONE_SURROGATE, MAX_SAFE, fragment, map_numbers, with_payload
 
 __all__ = [

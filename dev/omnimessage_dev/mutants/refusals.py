@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from ... import codec
-from ..._generated.models import Message
-from ...codec import OpaqueMessage
-from ...errors import DecodeError
-from ..testee import Binding
+from omnimessage import codec
+from omnimessage._generated.models import Message
+from omnimessage.codec import OpaqueMessage
+from omnimessage.conformance.testee import Binding
+from omnimessage.errors import DecodeError
+
 from .rewrite import LONE_SURROGATE, fragment
 
 __all__ = [

@@ -6,9 +6,10 @@ from collections.abc import Callable
 
 import msgspec
 
-from ..._generated.models import Message
-from ...codec import OpaqueMessage
-from ..testee import Binding
+from omnimessage._generated.models import Message
+from omnimessage.codec import OpaqueMessage
+from omnimessage.conformance.testee import Binding
+
 from .rewrite import with_payload
 
 __all__ = ["Respelled", "respell_fields"]

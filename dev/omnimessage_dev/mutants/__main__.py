@@ -1,0 +1,7 @@
+"""`python -m omnimessage_dev.mutants NAME`: one mutant as a testee."""
+
+import sys
+
+from . import main
+
+sys.exit(main())
