@@ -13,6 +13,7 @@ import { geminiUni } from "./gemini-stream.js";
 import { openAIChatUni } from "./openai-chat-stream.js";
 import { openAIResponsesUni } from "./openai-responses-stream.js";
 import { WriteError } from "./stream-json.js";
+import type { ProviderStreamEvents } from "./stream-events.js";
 import { MAX_STREAM_BYTES, StreamError, Translator, type Uni } from "./translate.js";
 import type { Provider } from "./types.js";
 
@@ -40,13 +41,14 @@ export interface FromStreamOptions {
 /**
  * OmniMessages for one streamed response of `provider`: `partial_*` start, deltas and stop for
  * each segment, each segment's complete message (`fidelity` and `stop_reason` included) after its
- * stop, then `token_usage`. `events` are the provider SDK's streaming events as plain objects
- * (the SDK's own, or the JSON of the wire).
+ * stop, then `token_usage`. `events` are the provider SDK's streaming events (typed as
+ * {@link ProviderStreamEvents}: the SDK's own, or the JSON of the wire); each is read as input.
  *
  * Throws a {@link StreamError} (naming the event) for an event of the wrong shape, tool-call
  * arguments that are not JSON, or open segments over `maxBytes`; a `TypeError` for an unknown
  * provider.
  */
+export function fromStream<P extends Provider>(provider: P, events: Iterable<ProviderStreamEvents[P]>, opts?: FromStreamOptions): OmniMessage[];
 export function fromStream(provider: Provider, events: Iterable<unknown>, opts: FromStreamOptions = {}): OmniMessage[] {
   const read = READERS[provider as keyof typeof READERS] as ((events: Iterable<unknown>) => Generator<[number, Uni]>) | undefined;
   if (!Object.hasOwn(READERS, provider) || read === undefined) {

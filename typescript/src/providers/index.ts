@@ -18,6 +18,7 @@ export { projectGemini, type GeminiBody, type GeminiContent, type GeminiPart } f
 export { projectOpenAIChat, type ChatAssistantMessage, type ChatMessage, type OpenAIChatBody } from "./openai-chat.js";
 export { projectOpenAIResponses, type OpenAIResponsesBody, type ResponsesItem } from "./openai-responses.js";
 export { fromStream, MAX_STREAM_BYTES, StreamError, type FromStreamOptions } from "./from-stream.js";
+export type { AnthropicStreamEvent, AnthropicUsage, GeminiChunk, GeminiStreamPart, OpenAIChatChunk, OpenAIResponsesEvent, ProviderStreamEvents } from "./stream-events.js";
 export { PROVIDERS, type Loss, type Projection, type ProjectionInput, type Provider } from "./types.js";
 
 /** The request body of each provider. */
