@@ -232,6 +232,7 @@ def shapes() -> list[Case]:
          {"choices": [], "usage": {"prompt_tokens": 8, "completion_tokens": 3, "prompt_tokens_details": None}}],
         [{"choices": [{"delta": {"content": "c"}, "finish_reason": "weird"}]}, {"choices": [], "usage": {}}],
         [{"choices": [{"delta": {"content": "c"}, "finish_reason": "length"}]}],
+        [{"choices": [{"delta": {"content": "c"}, "finish_reason": "content_filter"}]}, {"choices": [], "usage": {}}],
     ]
     responses = [
         [{"type": "response.output_item.added", "item": {"type": "message", "phase": "commentary"}},
