@@ -263,3 +263,74 @@ def shapes() -> list[Case]:
 
 def test_event_shapes_read_as_pythons() -> None:
     assert_same(shapes())
+
+
+# -- random streams: the translator's segment rules (fidelity changes, phases, signatures, ids) -----
+
+def random_gemini(rng: random.Random) -> list[Any]:
+    def part() -> dict[str, Any]:
+        kind = rng.choice(["text", "thought", "call", "inline"])
+        p: dict[str, Any]
+        if kind == "call":
+            p = {"functionCall": {"name": rng.choice(["f", "g"]), "args": {"k": rng.randint(0, 2)}}}
+            if rng.random() < 0.5:
+                p["functionCall"]["id"] = rng.choice(["c1", "c2", "f"])
+        elif kind == "inline":
+            p = {"inlineData": {"mimeType": "image/png", "data": "AA=="}}
+        else:
+            p = {"text": rng.choice(["", "a", "bé", "😀"])}
+            if kind == "thought":
+                p["thought"] = True
+        if rng.random() < 0.3:
+            p["thoughtSignature"] = rng.choice(["U0lH", "QQ==", ""])
+        return p
+    chunks: list[Any] = []
+    for _ in range(rng.randint(1, 8)):
+        candidate: dict[str, Any] = {"content": {"parts": [part() for _ in range(rng.randint(0, 3))]}}
+        if rng.random() < 0.15:
+            candidate["finishReason"] = rng.choice(["STOP", "MAX_TOKENS", "SAFETY"])
+        chunk: dict[str, Any] = {"candidates": [candidate]}
+        if rng.random() < 0.4:
+            chunk["usageMetadata"] = {"promptTokenCount": rng.randint(0, 9), "candidatesTokenCount": rng.randint(0, 9)}
+        chunks.append(chunk)
+    return chunks
+
+
+def random_responses(rng: random.Random) -> list[Any]:
+    events: list[Any] = []
+    for _ in range(rng.randint(1, 10)):
+        kind = rng.randint(0, 5)
+        if kind == 0:
+            events.append({"type": "response.output_item.added",
+                           "item": {"type": "message", "phase": rng.choice(["commentary", "final_answer", None])}})
+        elif kind == 1:
+            events.append({"type": "response.output_text.delta", "delta": rng.choice(["x", "", "yé"])})
+        elif kind == 2:
+            events.append({"type": rng.choice(["response.reasoning_text.delta", "response.reasoning_summary_text.delta"]),
+                           "delta": rng.choice(["r", ""])})
+        elif kind == 3:
+            item: dict[str, Any] = {"type": "reasoning", "id": rng.choice(["rs_1", "rs_2"]),
+                                    "summary": rng.choice([[], [{"type": "summary_text", "text": "s"}]])}
+            if rng.random() < 0.5:
+                item["encrypted_content"] = "E"
+            events.append({"type": "response.output_item.done", "item": item})
+        elif kind == 4:
+            events += [{"type": "response.output_item.added",
+                        "item": {"type": "function_call", "name": "f", "call_id": rng.choice(["c1", "c2"])}},
+                       {"type": "response.function_call_arguments.delta", "delta": '{"a":1}'},
+                       {"type": "response.function_call_arguments.done"}]
+        else:
+            events.append({"type": "response.function_call_arguments.delta", "delta": "{}"})
+    if rng.random() < 0.8:
+        events.append({"type": rng.choice(["response.completed", "response.incomplete"]),
+                       "response": {"status": rng.choice(["completed", "incomplete", "failed"]),
+                                    "usage": {"input_tokens": 5, "output_tokens": 3}}})
+    return events
+
+
+def test_random_streams_read_as_pythons() -> None:
+    rng = random.Random(5)
+    cases = [case("gemini", random_gemini(rng), used_ids=rng.choice([[], ["f", "c1"]])) for _ in range(300)]
+    cases += [case("openai-responses", random_responses(rng), used_ids=rng.choice([[], ["c1"]]),
+                   session_before={"cache_read": 1, "cache_write": 1, "output": 1, "total": 3}) for _ in range(300)]
+    assert_same(cases)
