@@ -103,7 +103,7 @@ def fixtures() -> list[Case]:
     cut_events = anthropic_events(cut, USAGE)
     cut_events[-2]["delta"]["stop_reason"] = "max_tokens"
     long = {"role": "assistant", "content": [{"type": "text", "text": "x" * 100}]}
-    items = [{"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "plan"}],
+    items: list[dict[str, Any]] = [{"type": "reasoning", "id": "rs_1", "summary": [{"type": "summary_text", "text": "plan"}],
               "encrypted_content": "ENC"},
              {"role": "assistant", "content": "doing it", "phase": "commentary"},
              {"type": "function_call", "call_id": "call_9", "name": "f", "arguments": '{"x":[1,2]}'}]
@@ -210,7 +210,7 @@ def shapes() -> list[Case]:
     a_usage = {"type": "message_delta", "delta": {"stop_reason": "refusal"},
                "usage": {"input_tokens": 3, "cache_creation_input_tokens": 2, "cache_read_input_tokens": 4, "output_tokens": 9,
                          "output_tokens_details": {"thinking_tokens": 5}}}
-    anthropic = [
+    anthropic: list[list[Any]] = [
         [{"type": "message_start", "message": {"usage": None}}, {"type": "ping"},
          {"type": "content_block_start", "index": 0, "content_block": {"type": "redacted_thinking", "data": "RD"}},
          {"type": "content_block_delta", "index": 1, "delta": {"type": "thinking_delta", "thinking": "t"}},
@@ -223,7 +223,7 @@ def shapes() -> list[Case]:
         [{"type": "message_delta", "delta": {}, "usage": {"input_tokens": True, "output_tokens": 1}}],
         [{"type": 5}], [{"type": None}], [{"type": ["x"]}],
     ]
-    chat = [
+    chat: list[list[Any]] = [
         [{"choices": [{"delta": {"reasoning_content": "r", "reasoning": "r"}}]},
          {"choices": [{"delta": {"reasoning": "q"}}]}, {"choices": [{"delta": {"content": "c"}}]},
          {"choices": [{"delta": {"tool_calls": [{"function": {"name": "f", "arguments": "{}"}}]}}]},
@@ -234,7 +234,7 @@ def shapes() -> list[Case]:
         [{"choices": [{"delta": {"content": "c"}, "finish_reason": "length"}]}],
         [{"choices": [{"delta": {"content": "c"}, "finish_reason": "content_filter"}]}, {"choices": [], "usage": {}}],
     ]
-    responses = [
+    responses: list[list[Any]] = [
         [{"type": "response.output_item.added", "item": {"type": "message", "phase": "commentary"}},
          {"type": "response.output_text.delta", "delta": "a"},
          {"type": "response.output_item.added", "item": {"type": "message", "phase": "final_answer"}},
@@ -245,7 +245,7 @@ def shapes() -> list[Case]:
         [{"type": "response.output_text.delta", "delta": "a"}, {"type": "response.completed", "response": {}}],
         [{"type": "response.function_call_arguments.delta", "delta": "{}"}, {"type": "response.function_call_arguments.done"}],
     ]
-    gemini = [
+    gemini: list[list[Any]] = [
         [{"candidates": [{"content": {"parts": [
             {"text": "a", "thought": True, "thought_signature": "QQ=="}, {"text": "b", "thought": True},
             {"inline_data": {"mime_type": "image/png", "data": "AA=="}}, {"inlineData": {"mimeType": "x", "data": "y"}, "thought": True},
