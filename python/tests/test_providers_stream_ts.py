@@ -256,7 +256,11 @@ def shapes() -> list[Case]:
         [{"candidates": [{"content": {"parts": [{"text": "x"}]}, "finishReason": "MAX_TOKENS"}],
           "usageMetadata": {"promptTokenCount": True}}],
         [{"candidates": []}, {}, {"candidates": [{"content": None}]}],
+        [{"candidates": [{"content": {"parts": [{"text": "a", "thought": True, "thoughtSignature": {"x\ny": "\n"}}]}}]}],
+        [{"candidates": [{"content": {"parts": [{"functionCall": {"name": "f", "args": {"a": 1e300, "b": -0.0, "c": [True]}}}]}}]}],
     ]
+    responses.append([{"type": "response.output_item.done", "item": {
+        "type": "reasoning", "id": "r", "format": {"a\nb": [1, "\u2028", {"\ud800": None}]}, "signature": 1e300}}])
     return ([case("anthropic", e) for e in anthropic] + [case("openai-chat", e) for e in chat]
             + [case("openai-responses", e) for e in responses] + [case("gemini", e) for e in gemini])
 
@@ -334,3 +338,16 @@ def test_random_streams_read_as_pythons() -> None:
     cases += [case("openai-responses", random_responses(rng), used_ids=rng.choice([[], ["c1"]]),
                    session_before={"cache_read": 1, "cache_write": 1, "output": 1, "total": 3}) for _ in range(300)]
     assert_same(cases)
+
+
+def test_integer_like_keys_are_the_one_javascript_difference() -> None:
+    """docs/model.md: an object JavaScript parsed from JSON lists integer-like keys first, so a Gemini
+    call's `args` (an object of the event, not a string the reader parses) come out in that order;
+    streamed arguments (a string) keep Python's order in both."""
+    gemini = case("gemini", [{"candidates": [{"content": {"parts": [{"functionCall": {"name": "f", "args": {"b": 1, "1": 2}}}]}}]}])
+    streamed = case("anthropic", tool_events("anthropic", '{"b":1,"1":2}'))
+    (got_gemini, got_streamed), want = typescript_side([gemini, streamed]), [python_side(gemini), python_side(streamed)]
+    assert got_streamed == want[1]
+    call = [json.loads(line)["payload"]["arguments"] for line in got_gemini["lines"] if '"type":"tool_call"' in line]
+    assert call == ['{"1":2,"b":1}']
+    assert '{\\"b\\":1,\\"1\\":2}' in want[0]["lines"][0]
