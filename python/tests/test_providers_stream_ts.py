@@ -351,3 +351,12 @@ def test_integer_like_keys_are_the_one_javascript_difference() -> None:
     call = [json.loads(line)["payload"]["arguments"] for line in got_gemini["lines"] if '"type":"tool_call"' in line]
     assert call == ['{"1":2,"b":1}']
     assert '{\\"b\\":1,\\"1\\":2}' in want[0]["lines"][0]
+
+
+def test_nesting_past_900_is_refused() -> None:
+    """docs/model.md: arguments 900 deep are read as Python reads them; 901 deep are refused (Python's
+    own limit, its recursion limit less its stack, is about 990)."""
+    at, past = (case("anthropic", tool_events("anthropic", "[" * d + "]" * d)) for d in (900, 901))
+    got = typescript_side([at, past])
+    assert got[0] == python_side(at)
+    assert got[1] == {"error": f"event {len(past['events']) - 1}: a tool call's arguments are nested too deeply"}
