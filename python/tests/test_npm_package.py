@@ -198,13 +198,19 @@ def test_the_consuming_docs_typescript_consumer_runs(project: Path) -> None:
 def test_the_model_docs_typescript_blocks_run(project: Path) -> None:
     """docs/model.md's TypeScript blocks, compiled strict against the installed package and run from the
     repository's root: the restore example prints what the Python example prints (its `text` block),
-    the projection example what the page says it prints."""
+    the projection example what the page says it prints, the way back (`fromStream`) what the
+    Python `from_stream` example prints."""
     page = (ROOT / "docs" / "model.md").read_text(encoding="utf-8")
-    restore_block, project_block = re.findall(r"^```ts\n(.*?)^```$", page, re.S | re.M)
-    restore_section = page.split("\n## Providers\n", 1)[0]
+    restore_block, project_block, stream_block = re.findall(r"^```ts\n(.*?)^```$", page, re.S | re.M)
+    restore_section, providers_section = page.split("\n## Providers\n", 1)
     (python_prints,) = re.findall(r"^```text\n(.*?)^```$", restore_section, re.S | re.M)
     (project_prints,) = re.findall(r"^```ts\n(?:.*?)^```\n\nprints[^\n]*\n\n```console\n(.*?)^```$", page, re.S | re.M)
-    for name, block, want in [("model_restore", restore_block, python_prints), ("model_project", project_block, project_prints)]:
+    (python_stream_prints,) = re.findall(r"^```text\n(.*?)^```$", providers_section, re.S | re.M)
+    # the way back prints what the Python example prints from its first partial on
+    stream_prints = python_stream_prints[python_stream_prints.index("partial partial_thinking start"):]
+    assert stream_prints.count("\n") == 9
+    for name, block, want in [("model_restore", restore_block, python_prints), ("model_project", project_block, project_prints),
+                              ("model_stream", stream_block, stream_prints)]:
         compile_strict(project, name, block)
         run = subprocess.run(["node", str(project / f"{name}.js")], cwd=ROOT, capture_output=True, text=True, timeout=60)
         assert run.returncode == 0, run.stderr

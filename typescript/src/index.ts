@@ -26,8 +26,9 @@ export { Aggregator, Segment, segmentKey, type SegmentKey } from "./aggregate.js
 export { IncompatibleSchemaError, type GeneratedCode } from "./runtime.js";
 export { LineSplitter, iterMessages, iterMessagesSync, type Line, type RawLine, type ReadOptions } from "./reader.js";
 export {
-  PROVIDERS, project, projectAnthropic, projectGemini, projectOpenAIChat, projectOpenAIResponses, REDACTED_THINKING,
+  fromStream, MAX_STREAM_BYTES, PROVIDERS, project, projectAnthropic, projectGemini, projectOpenAIChat, projectOpenAIResponses, REDACTED_THINKING, StreamError,
   type AnthropicBlock, type AnthropicBody, type AnthropicMessage, type ChatAssistantMessage, type ChatMessage, type GeminiBody,
   type GeminiContent, type GeminiPart, type Loss, type OpenAIChatBody, type OpenAIResponsesBody, type Projection,
-  type ProjectionInput, type Provider, type ProviderBodies, type ResponsesItem,
+  type AnthropicStreamEvent, type AnthropicUsage, type FromStreamOptions, type GeminiChunk, type GeminiStreamPart,
+  type OpenAIChatChunk, type OpenAIResponsesEvent, type ProjectionInput, type ProviderStreamEvents, type Provider, type ProviderBodies, type ResponsesItem,
 } from "./providers/index.js";

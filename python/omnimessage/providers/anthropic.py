@@ -141,11 +141,12 @@ def uni_events(events: Iterable[object]) -> Iterator[tuple[int, Uni]]:
                 details = usage_v.get("output_tokens_details")
                 thoughts = details.get("thinking_tokens") if isinstance(details, dict) else None
                 given = usage_v.get("input_tokens")
-                prompt = (given + num(usage_v, "cache_creation_input_tokens")) if isinstance(given, int) else None
+                prompt = (num(usage_v, "input_tokens") + num(usage_v, "cache_creation_input_tokens")
+                          if isinstance(given, int) and not isinstance(given, bool) else None)
                 cached = usage_v.get("cache_read_input_tokens")
                 yield n, Uni([], {"prompt_tokens": prompt if prompt is not None else started.get("prompt_tokens"),
                                   "cached_tokens": cached if cached is not None else started.get("cached_tokens"),
                                   "thoughts_tokens": thoughts,
                                   "response_tokens": num(usage_v, "output_tokens") - (thoughts or 0)}, finish)
-        elif kind not in _IGNORED:
+        elif not isinstance(kind, str) or kind not in _IGNORED:  # a list is no event type (and no set key)
             raise StreamError(n, f"not a Messages stream event: type {kind!r}")

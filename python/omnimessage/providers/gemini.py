@@ -169,10 +169,8 @@ def uni_events(events: Iterable[object]) -> Iterator[tuple[int, Uni]]:
         if isinstance(usage, dict):
             prompt = _get(usage, "prompt_token_count", "promptTokenCount")
             cached = _get(usage, "cached_content_token_count", "cachedContentTokenCount")
-            prompt_n = prompt if isinstance(prompt, int) else 0
-            cached_n = cached if isinstance(cached, int) else 0
-            uni.usage = {"cached_tokens": cached if isinstance(cached, int) else None,
-                         "prompt_tokens": prompt_n - cached_n,
+            uni.usage = {"cached_tokens": _int(cached),  # a count is an int, never a bool (as `_int` reads it)
+                         "prompt_tokens": (_int(prompt) or 0) - (_int(cached) or 0),
                          "thoughts_tokens": _int(_get(usage, "thoughts_token_count", "thoughtsTokenCount")),
                          "response_tokens": _int(_get(usage, "candidates_token_count", "candidatesTokenCount"))}
         if uni.items or uni.usage is not None or uni.finish is not None:

@@ -1,7 +1,8 @@
 /**
  * Provider projections: a restored context as a provider's request body, with what it could not
- * carry (`project(restore(root, id), "anthropic")`). One module per provider; `types.ts` holds
- * what they share.
+ * carry (`project(restore(root, id), "anthropic")`), and the way back: a provider's stream to
+ * OmniMessages (`fromStream("anthropic", events)`). One module per provider and direction;
+ * `types.ts` holds what the projections share, `translate.ts` what the way back does.
  *
  * @module
  */
@@ -16,6 +17,8 @@ export { projectAnthropic, REDACTED_THINKING, type AnthropicBlock, type Anthropi
 export { projectGemini, type GeminiBody, type GeminiContent, type GeminiPart } from "./gemini.js";
 export { projectOpenAIChat, type ChatAssistantMessage, type ChatMessage, type OpenAIChatBody } from "./openai-chat.js";
 export { projectOpenAIResponses, type OpenAIResponsesBody, type ResponsesItem } from "./openai-responses.js";
+export { fromStream, MAX_STREAM_BYTES, StreamError, type FromStreamOptions } from "./from-stream.js";
+export type { AnthropicStreamEvent, AnthropicUsage, GeminiChunk, GeminiStreamPart, OpenAIChatChunk, OpenAIResponsesEvent, ProviderStreamEvents } from "./stream-events.js";
 export { PROVIDERS, type Loss, type Projection, type ProjectionInput, type Provider } from "./types.js";
 
 /** The request body of each provider. */
