@@ -6,6 +6,7 @@ the same, or the error is (its message, the event it names)."""
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 import shutil
@@ -360,3 +361,30 @@ def test_nesting_past_900_is_refused() -> None:
     got = typescript_side([at, past])
     assert got[0] == python_side(at)
     assert got[1] == {"error": f"event {len(past['events']) - 1}: a tool call's arguments are nested too deeply"}
+
+
+def _counts(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Where the integers under a usage object are (the token counts an event may carry)."""
+    if isinstance(node, dict):
+        return [p for k, v in node.items() for p in _counts(v, (*path, k))]
+    if isinstance(node, list):
+        return [p for i, v in enumerate(node) for p in _counts(v, (*path, i))]
+    usage = any(isinstance(k, str) and "usage" in k.lower() for k in path)
+    return [path] if usage and isinstance(node, int) and not isinstance(node, bool) else []
+
+
+def test_token_counts_that_are_not_integers_read_as_pythons() -> None:
+    """A count that is a string, a float, a boolean, a list or null is no count, in both bindings
+    (Python raised TypeError on a string `cache_read_input_tokens` or `cached_tokens` before)."""
+    cases = []
+    for c in fixtures()[:7]:
+        for path in _counts(c["events"]):
+            for bad in ["7", 1.5, True, None, [1], {"n": 1}]:
+                events = copy.deepcopy(c["events"])
+                node = events
+                for k in path[:-1]:
+                    node = node[k]
+                node[path[-1]] = bad
+                cases.append({**c, "events": events})
+    assert len(cases) > 100
+    assert_same(cases)  # python_side lets anything but a StreamError through: a crash is red

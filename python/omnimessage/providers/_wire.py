@@ -31,6 +31,12 @@ def num(d: dict[str, Any], key: str) -> int:
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
+def count(d: dict[str, Any], key: str) -> int | None:
+    """A token count the event may carry: an integer, or None (absent, or anything else)."""
+    value = d.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 def parse_arguments(raw: str, event: int) -> Any:
     """A tool call's streamed arguments, parsed (an empty string is no arguments); JSON that does
     not parse is an error, as the gateway's `parse_tool_call_arguments` makes it."""

@@ -17,7 +17,7 @@ from typing import Any
 
 from ._shared import Group, Item, LossLog, data_url, strip_id_suffix, tool_arguments
 from ._translate import StreamError, Uni
-from ._wire import num, obj, parse_arguments, text
+from ._wire import count, num, obj, parse_arguments, text
 
 __all__ = ["REDACTED_THINKING", "messages", "uni_events"]
 
@@ -103,7 +103,7 @@ def uni_events(events: Iterable[object]) -> Iterator[tuple[int, Uni]]:
         if kind == "message_start":
             usage = obj(obj(ev.get("message"), n, "/message").get("usage"), n, "/message/usage")
             started = {"prompt_tokens": num(usage, "input_tokens") + num(usage, "cache_creation_input_tokens"),
-                       "cached_tokens": usage.get("cache_read_input_tokens")}
+                       "cached_tokens": count(usage, "cache_read_input_tokens")}
         elif kind == "content_block_start":
             block = obj(ev.get("content_block"), n, "/content_block")
             if block.get("type") == "tool_use":
@@ -139,11 +139,11 @@ def uni_events(events: Iterable[object]) -> Iterator[tuple[int, Uni]]:
             usage_v = ev.get("usage")
             if isinstance(usage_v, dict):
                 details = usage_v.get("output_tokens_details")
-                thoughts = details.get("thinking_tokens") if isinstance(details, dict) else None
+                thoughts = count(details, "thinking_tokens") if isinstance(details, dict) else None
                 given = usage_v.get("input_tokens")
                 prompt = (num(usage_v, "input_tokens") + num(usage_v, "cache_creation_input_tokens")
                           if isinstance(given, int) and not isinstance(given, bool) else None)
-                cached = usage_v.get("cache_read_input_tokens")
+                cached = count(usage_v, "cache_read_input_tokens")
                 yield n, Uni([], {"prompt_tokens": prompt if prompt is not None else started.get("prompt_tokens"),
                                   "cached_tokens": cached if cached is not None else started.get("cached_tokens"),
                                   "thoughts_tokens": thoughts,

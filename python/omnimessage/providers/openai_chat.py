@@ -22,7 +22,7 @@ from typing import Any
 
 from ._shared import Group, Item, LossLog, compact_json, strip_id_suffix, tool_arguments
 from ._translate import Uni
-from ._wire import num, obj, parse_arguments, text
+from ._wire import count, num, obj, parse_arguments, text
 
 __all__ = ["messages", "uni_events"]
 
@@ -128,9 +128,9 @@ def _chunk(ev: dict[str, Any], n: int) -> tuple[str | None, Uni]:
     usage = ev.get("usage")
     if isinstance(usage, dict):
         kind = kind or "stop"
-        cached = obj(usage.get("prompt_tokens_details"), n, "/usage/prompt_tokens_details").get("cached_tokens")
-        thoughts = obj(usage.get("completion_tokens_details"), n,
-                       "/usage/completion_tokens_details").get("reasoning_tokens")
+        cached = count(obj(usage.get("prompt_tokens_details"), n, "/usage/prompt_tokens_details"), "cached_tokens")
+        thoughts = count(obj(usage.get("completion_tokens_details"), n, "/usage/completion_tokens_details"),
+                         "reasoning_tokens")
         cached = cached or None
         thoughts = thoughts or None
         uni.usage = {"cached_tokens": cached, "prompt_tokens": num(usage, "prompt_tokens") - (cached or 0),

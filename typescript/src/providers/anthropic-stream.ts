@@ -10,7 +10,7 @@
 
 import { REDACTED_THINKING } from "./anthropic.js";
 import { StreamError, uni, type Uni, type UniUsage } from "./translate.js";
-import { isInt, num, obj, parseArguments, pyStr, pyValue, text, truthy } from "./stream-wire.js";
+import { count, isInt, num, obj, parseArguments, pyStr, pyValue, text, truthy } from "./stream-wire.js";
 
 const FINISH: Readonly<Record<string, string>> = { end_turn: "stop", max_tokens: "length", stop_sequence: "stop", tool_use: "tool_call" };
 const IGNORED: ReadonlySet<unknown> = new Set(["message_stop", "ping", "text", "thinking", "signature", "input_json"]);
@@ -26,8 +26,7 @@ export function* anthropicUni(events: Iterable<unknown>): Generator<[number, Uni
     const kind = ev.type;
     if (kind === "message_start") {
       const usage = obj(obj(ev.message, n, "/message").usage, n, "/message/usage");
-      const cached = usage.cache_read_input_tokens;
-      started = { prompt_tokens: num(usage, "input_tokens") + num(usage, "cache_creation_input_tokens"), cached_tokens: isInt(cached) ? cached : null };
+      started = { prompt_tokens: num(usage, "input_tokens") + num(usage, "cache_creation_input_tokens"), cached_tokens: count(usage, "cache_read_input_tokens") };
     } else if (kind === "content_block_start") {
       const block = obj(ev.content_block, n, "/content_block");
       if (block.type === "tool_use") {
@@ -62,16 +61,15 @@ export function* anthropicUni(events: Iterable<unknown>): Generator<[number, Uni
       if (typeof u === "object" && u !== null && !Array.isArray(u)) {
         const usage = u as Record<string, unknown>;
         const details = usage.output_tokens_details;
-        const t = typeof details === "object" && details !== null && !Array.isArray(details) ? (details as Record<string, unknown>).thinking_tokens : null;
-        const thoughts = t === undefined ? null : t;
+        const thoughts = typeof details === "object" && details !== null && !Array.isArray(details) ? count(details as Record<string, unknown>, "thinking_tokens") : null;
         const given = usage.input_tokens;
         const prompt = isInt(given) ? given + num(usage, "cache_creation_input_tokens") : null;
-        const cached = usage.cache_read_input_tokens;
+        const cached = count(usage, "cache_read_input_tokens");
         const snapshot: UniUsage = {
           prompt_tokens: prompt ?? started.prompt_tokens,
-          cached_tokens: cached !== null && cached !== undefined ? (cached as number) : started.cached_tokens,
-          thoughts_tokens: thoughts as number | null,
-          response_tokens: num(usage, "output_tokens") - ((thoughts as number | null) || 0),
+          cached_tokens: cached !== null ? cached : started.cached_tokens,
+          thoughts_tokens: thoughts,
+          response_tokens: num(usage, "output_tokens") - (thoughts || 0),
         };
         yield [n, uni([], snapshot, finish)];
       }

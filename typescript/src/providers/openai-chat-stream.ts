@@ -9,7 +9,7 @@
  */
 
 import { uni, type Uni, type UniItem, type UniUsage } from "./translate.js";
-import { num, obj, parseArguments, pyStr, text, truthy, type Obj } from "./stream-wire.js";
+import { count, num, obj, parseArguments, pyStr, text, truthy, type Obj } from "./stream-wire.js";
 
 const FINISH: Readonly<Record<string, string>> = { stop: "stop", length: "length", tool_calls: "tool_call", content_filter: "stop" };
 
@@ -49,10 +49,10 @@ function chunk(ev: Obj, n: number): [string | null, Uni] {
   if (typeof usage === "object" && usage !== null && !Array.isArray(usage)) {
     const us = usage as Obj;
     kind = kind ?? "stop";
-    const cachedV = obj(us.prompt_tokens_details, n, "/usage/prompt_tokens_details").cached_tokens;
-    const thoughtsV = obj(us.completion_tokens_details, n, "/usage/completion_tokens_details").reasoning_tokens;
-    const cached = truthy(cachedV) ? (cachedV as number) : null;
-    const thoughts = truthy(thoughtsV) ? (thoughtsV as number) : null;
+    const cachedV = count(obj(us.prompt_tokens_details, n, "/usage/prompt_tokens_details"), "cached_tokens");
+    const thoughtsV = count(obj(us.completion_tokens_details, n, "/usage/completion_tokens_details"), "reasoning_tokens");
+    const cached = truthy(cachedV) ? cachedV : null;
+    const thoughts = truthy(thoughtsV) ? thoughtsV : null;
     u.usage = { cached_tokens: cached, prompt_tokens: num(us, "prompt_tokens") - (cached || 0), thoughts_tokens: thoughts, response_tokens: num(us, "completion_tokens") - (thoughts || 0) };
   }
   return [kind, u];

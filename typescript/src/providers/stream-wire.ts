@@ -27,6 +27,12 @@ export function text(d: Obj, key: string): string {
 }
 
 /** The integer at `key`, 0 when it is none. */
+/** A token count the event may carry: an integer, or null (absent, or anything else). */
+export function count(d: Obj, key: string): number | null {
+  const v = d[key];
+  return isInt(v) ? v : null;
+}
+
 export function num(d: Obj, key: string): number {
   const v = d[key];
   return isInt(v) ? v : 0;
