@@ -21,10 +21,11 @@ DESCRIPTION = """\
 Print the model context a resume of SESSION_ID rebuilds from the trace root ROOT, as the reference
 harness does: the newest trace file's committed history, then its carry-over input, one message per
 line, each the trace line's exact bytes (fidelity included). Pairing placeholders the reference
-synthesizes are printed too and named on standard error, as are skipped blank or torn lines. A
-context closed by a completed compaction prints nothing and says so on standard error. Anything
-wrong or missing (no such session, a line that does not decode, no session_meta) is one line on
-standard error naming the file and line, exit status 1.
+synthesizes are printed too and named on standard error, as are skipped blank or torn lines and
+lines of an older release read as their successor (a legacy trace). A context closed by a
+completed compaction prints nothing and says so on standard error. Anything wrong or missing (no
+such session, a line that does not decode, no session_meta) is one line on standard error naming
+the file and line, exit status 1.
 
 With --to PROVIDER the context is printed as that provider's request body instead: one line of
 compact JSON (the conversation and the system prompt, as the reference's model gateway maps them),
@@ -57,6 +58,9 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_ERRORS
     for number in ctx.skipped:
         sys.stderr.write(f"omnimessage restore: {sanitize(ctx.path)}:{number}: skipped (a blank or torn line)\n")
+    for number in ctx.retired:
+        sys.stderr.write(f"omnimessage restore: {sanitize(ctx.path)}:{number}: a retired spelling, read as its "
+                         "successor\n")
     if ctx.context_closed:
         where = f", the summary written from line {ctx.summary_from[-1].line}" if ctx.summary_from else ""
         sys.stderr.write(f"omnimessage restore: {sanitize(ctx.path)}: the context is closed by a completed "

@@ -43,9 +43,19 @@ replay in `packages/core/src/trace/resume.ts`) does, and what this module does w
 
 - **Versions.** Strict by default. `lenient=True` keeps records of a newer version: an opaque
   event still delimits requests and compactions by its payload `type`, an opaque model message
-  with a `role` is context (its bytes as they are). A `session_meta` this version cannot read
-  (a newer one, or a retired spelling such as the `tools` / `thinking_level` of releases up to
-  0.2.0 or `source: "benchmark"`) is a `RestoreError`: legacy traces are not restored yet.
+  with a `role` is context (its bytes as they are). A `session_meta` of a newer version is a
+  `RestoreError`.
+- **Legacy traces.** A line in a retired spelling of an older release (rules OM751 to OM757) is
+  read as its successor, as `validate --legacy` reads it, whether or not `lenient` is set: the
+  reference's resume reads every record by its shape only, so an old trace resumes there too.
+  Its number is listed in `retired`; `raw` stays the trace's bytes, `message` is the successor.
+  A retired stop reason or status is never `completed`, so it weighs in the replay as it does in
+  the reference (`status === "completed"`, `stop_reason === "completed"`). A legacy
+  `session_meta` loses `tools` and `thinking_level` and reads `source: "benchmark"` as `cli`:
+  `Agent.resumeSession` ignores the first two too (the tools come from the current agent state,
+  the thinking level from the current configuration chain) and carries over only a `subagent` or
+  `schedule` source, so `benchmark` and `cli` both resume with no origin. A `goal_finished`
+  event (goal mode, no successor) is an event the replay passes over, as the reference does.
 
 Every other message is the trace's line byte for byte (`ContextLine.raw`), `fidelity` included.
 Memory: the context is held whole; its bytes are capped by `max_context_bytes`.
@@ -114,6 +124,8 @@ class Restored:
     context_closed: bool
     summary_from: tuple[ContextLine, ...]
     skipped: tuple[int, ...]
+    retired: tuple[int, ...] = ()
+    """Line numbers read in a retired spelling, as its successor (see the module's documentation)."""
 
     @property
     def config(self) -> SessionMetaPayload:
@@ -170,6 +182,29 @@ def _record(msg: Message | OpaqueMessage, path: str, number: int) -> _Record:
     return _Record(kind, str(payload.get("type")), payload, ts if isinstance(ts, str) else "")
 
 
+def _successor(raw: bytes) -> tuple[_Record, Message | None] | None:
+    """A line in a retired spelling read as its successor (`validate --legacy`'s rewrite, then a
+    strict decode), with what the replay reads of it; None when it holds no retired spelling or
+    the successor does not decode either. A `goal_finished` event has no successor: its record
+    only (the replay passes over it)."""
+    from .codec import decode
+    from .errors import DecodeError
+    from .validate.recover import generic, legacy_spots
+
+    obj = generic(raw)
+    spots = legacy_spots(obj, apply=True)
+    if not spots:
+        return None
+    if any(spot.rule == "OM757" for spot in spots):
+        ts = obj.get("timestamp")
+        return _Record("event_msg", "goal_finished", obj["payload"], ts if isinstance(ts, str) else ""), None
+    try:
+        msg = decode(msgspec.json.encode(obj))
+    except DecodeError:
+        return None
+    return _record(msg, "", 0), msg
+
+
 def _turn(item: ContextLine, rec: _Record) -> Turn[ContextLine]:
     cid, role = rec.fields.get("tool_call_id"), str(rec.fields.get("role"))
     if rec.ptype == "tool_call_output" and isinstance(cid, str):
@@ -215,12 +250,14 @@ def restore(
     `FileNotFoundError`/`NotADirectoryError` when the root is no directory.
     """
     from .reader import iter_messages
+    from .validate.recover import HARD_CATEGORIES
     from .validate.torn import is_record_prefix
 
     path = _newest_file(trace_root, session_id)
     replay: Replay[ContextLine] = Replay(_placeholder(path))
     meta: ContextLine | None = None
     skipped: list[int] = []
+    retired: list[int] = []
     held = 0
     last: _Record | None = None
     last_ts = ""  # of the last record read: a placeholder made at the end carries it
@@ -232,11 +269,23 @@ def restore(
                 skipped.append(line.number)  # a crash heal's blank or torn line, or a torn tail
                 continue
             err = line.error
-            raise RestoreError(path, line.number, f"{err.category}: {err.detail}"
-                               + (f" (at {err.pointer})" if err.pointer else ""))
-        msg = line.message
-        assert msg is not None
-        rec = _record(msg, path, line.number)
+            legacy = None if err.category in HARD_CATEGORIES else _successor(line.raw)
+            if legacy is None:
+                raise RestoreError(path, line.number, f"{err.category}: {err.detail}"
+                                   + (f" (at {err.pointer})" if err.pointer else ""))
+        else:
+            legacy = _successor(line.raw) if isinstance(line.message, OpaqueMessage) else None
+        if legacy is not None:
+            retired.append(line.number)
+            rec, read = legacy
+            if read is None:  # goal_finished: no message, no part in the replay
+                last, last_ts = rec, rec.timestamp or last_ts
+                continue
+            msg: Message | OpaqueMessage = read
+        else:
+            assert line.message is not None
+            msg = line.message
+            rec = _record(msg, path, line.number)
         last = rec
         last_ts = rec.timestamp or last_ts
         if rec.kind == "session_meta":
@@ -274,7 +323,7 @@ def restore(
     if (last is not None and last.ptype == "compaction_end" and last.fields.get("status") == "completed"
             and (last.fields.get("mode") != "summarize" or not _summary_blank(completed_text))):
         summary = tuple(completed_text) if last.fields.get("mode") == "summarize" else ()
-        return Restored(session_id, path, meta, (), (), True, summary, tuple(skipped))
+        return Restored(session_id, path, meta, (), (), True, summary, tuple(skipped), tuple(retired))
     carry = replay.finish(last_ts)
     return Restored(session_id, path, meta, tuple(t.item for t in replay.history), tuple(t.item for t in carry),
-                    False, (), tuple(skipped))
+                    False, (), tuple(skipped), tuple(retired))

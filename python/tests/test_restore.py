@@ -4,7 +4,10 @@ Every expected context below is worked out by hand from the reference's replay (
 `packages/core/src/trace/resume.ts`, `resumeTrace`; file choice `findLatestTraceFile`; meta and
 errors `Agent.resumeSession` in `packages/core/src/agent.ts`), on the producer corpus
 (`conformance/producers/`), with the reason written next to it. Numbers are 1-based line numbers
-of the newest trace file; `None` is the reference's pairing placeholder.
+of the newest trace file; `None` is the reference's pairing placeholder. The legacy sessions'
+expectations (legacy-0.1.1, legacy-0.2.0, legacy-source-benchmark) were also checked by running the
+reference's own `resumeTrace` (resume.ts and its omnimessage/ imports compiled from the mirror into
+/tmp, never committed): all 18 corpus sessions agree byte for byte, placeholder timestamps aside.
 """
 
 from __future__ import annotations
@@ -36,6 +39,13 @@ ROOTS = [
     ("legacy-0.2.4", "session-2026-08-22-09-15-48-f03b7c2a", [], [3, 4],
      "the only request of _002 ends aborted: its input (summary 3, prompt 4) is carry-over, its "
      "partial answer 6 is lost"),
+    ("legacy-0.1.1", "session-2026-07-22-15-04-10-2ab94c7e", [2, 3, 5], [9],
+     "a legacy meta (`tools`, `thinking_level`) read as its successor: the request 4..8 commits the "
+     "summary 2, the prompt 3 and the call 5; the output 9 lands after it and is the input of the "
+     "aborted request 10..12 (its partial text 11 is lost): carry-over, it answers the committed call"),
+    ("legacy-0.2.0", "session-2026-08-03-18-44-02-6c0f1a93", [], [2, 3],
+     "a legacy meta; the only request ends with the retired status `auth` (read as `fatal`, never "
+     "`completed`): its input, summary 2 and prompt 3, is carry-over"),
     ("subagent-traces", "session-2026-09-14-18-20-33-e2b7a4c9", [2, 5, 6, 11, 13], [],
      "the parent: its `subagent` pointer event is no message; the child's work is in its own trace"),
     ("subagent-traces", "session-2026-09-14-18-20-35-41fe0c8b", [2, 5, 10, 12], [],
@@ -56,6 +66,9 @@ FILES = [
      "the aborted and retryable turns put their input back (2, 8 are resent with 12); the aborted "
      "compaction drops its prompt 28, keeps the tool output 24 that landed in its span (it answers "
      "the committed call 22) as carry-over; the last record is `abort`, so no closure"),
+    ("legacy-source-benchmark", [2, 5], [],
+     "a meta with the retired `source: \"benchmark\"` (read as `cli`): one committed turn, input 2 "
+     "and answer 5; the `tool_list_ready` event 3 is no message"),
     ("crash-healed", [2, 5, None, 10, 13, 17, 19], [],
      "the output of call 5 was torn by the crash (line 9, skipped): the request 12..15 commits with "
      "the call unanswered, so the reference puts a placeholder before that request's input 10; "
@@ -236,10 +249,66 @@ def test_newer_versions_lenient(tmp_path: Path) -> None:
     refused(write_root(tmp_path, meta_line(SID, new_field=1), USER), 1, "session_meta this protocol version cannot read", lenient=True)
 
 
-def test_legacy_meta_is_an_error() -> None:
-    """Releases up to 0.2.0 wrote `tools` in session_meta: no configuration this version can type."""
-    with pytest.raises(om.RestoreError, match=r"_002\.jsonl:1: session_meta this protocol version cannot read"):
-        om.restore(PRODUCERS / "legacy-0.2.0", "session-2026-08-03-18-44-02-6c0f1a93", lenient=True)
+LEGACY = [("legacy-0.1.1", "session-2026-07-22-15-04-10-2ab94c7e", (1,)),
+          ("legacy-0.2.0", "session-2026-08-03-18-44-02-6c0f1a93", (1, 5))]
+
+
+@pytest.mark.parametrize(("root", "sid", "retired"), LEGACY, ids=[r[0] for r in LEGACY])
+def test_legacy_meta_config(root: str, sid: str, retired: tuple[int, ...]) -> None:
+    """Releases up to 0.2.0 wrote `tools` and `thinking_level` in session_meta: the configuration is
+    the meta's successor without them (`Agent.resumeSession` ignores both: tools come from the
+    current agent state, the thinking level from the current configuration), the rest as written.
+    The meta's and the `auth` request_end's lines (legacy-0.2.0 line 5) are listed as retired."""
+    for lenient in (False, True):
+        ctx = om.restore(PRODUCERS / root, sid, lenient=lenient)
+        assert ctx.retired == retired
+        written = json.loads(ctx.meta.raw)["payload"]
+        assert "tools" in written
+        kept = {k: v for k, v in written.items() if k not in ("tools", "thinking_level")}
+        assert json.loads(om.encode(ctx.meta.message))["payload"] == kept
+        assert (ctx.config.provider, ctx.config.model_id, ctx.config.workspace) == (
+            written["provider"], written["model_id"], written["workspace"])
+
+
+def test_legacy_source_benchmark_config(tmp_path: Path) -> None:
+    """`source: "benchmark"` reads as `cli`; the reference carries over only `subagent` and
+    `schedule`, so a resumed session has no origin either way."""
+    root, sid = file_root(tmp_path, "legacy-source-benchmark")
+    ctx = om.restore(root, sid)
+    assert ctx.config.source == "cli" and b'"source":"benchmark"' in ctx.meta.raw and ctx.retired == (1,)
+
+
+_CALL = (b'{"timestamp":"2026-09-14T00:00:02.000Z","type":"model_msg","payload":{"type":"tool_call",'
+        b'"role":"assistant","name":"f","arguments":"{}","tool_call_id":"c1","stop_reason":"completed"}}')
+_OUT = (b'{"timestamp":"2026-09-14T00:00:03.000Z","type":"model_msg","payload":{"type":"tool_call_output",'
+       b'"role":"user","output":"no","tool_call_id":"c1","stop_reason":"failed"}}')
+_BEGIN = b'{"timestamp":"2026-09-14T00:00:02.000Z","type":"event_msg","payload":{"type":"request_begin"}}'
+_END = b'{"timestamp":"2026-09-14T00:00:02.000Z","type":"event_msg","payload":{"type":"request_end","status":"%s"%s}}'
+_GOAL = (b'{"timestamp":"2026-09-14T00:00:04.000Z","type":"event_msg","payload":{"type":"goal_finished",'
+        b'"outcome":"complete","rounds":1,"tokens_used":5}}')
+_MCP = (b'{"timestamp":"2026-09-14T00:00:00.500Z","type":"event_msg","payload":{"type":"mcp_connect_end",'
+       b'"status":"failed","results":[{"server":"s","transport":"http","status":"failed","duration_ms":3,'
+       b'"error":"down"}]}}')
+RETIRED = (meta_line(SID, tools=[], thinking_level="high"), _MCP, USER, _BEGIN, _CALL, _END % (b"completed", b""), _OUT,
+           _BEGIN, _END % (b"auth", b',"message":"401"'), _GOAL)
+"""A trace root's lines in retired spellings (meta, MCP result, a tool output's stop reason, request status and
+message, goal_finished)."""
+
+
+def test_retired_spellings_in_context(tmp_path: Path) -> None:
+    """Retired spellings past the meta: a model message keeps its bytes (`raw`) and reads as its
+    successor (`message`: `failed` -> `fatal`); a retired request status is no commit; a
+    `goal_finished` event has no successor and is passed over; an MCP `error` moves to
+    `error_message`. A retired meta that also holds a newer field is still refused."""
+    ctx = om.restore(write_root(tmp_path, *RETIRED), SID)
+    assert [m.line for m in ctx.history] == [3, 5] and [m.line for m in ctx.carry_over] == [7]
+    assert ctx.retired == (1, 2, 7, 9, 10)
+    (item,) = ctx.carry_over
+    assert item.raw == _OUT and isinstance(item.message, om.ModelMessage)
+    assert isinstance(item.message.payload, om.ToolCallOutputPayload) and item.message.payload.stop_reason == "fatal"
+    refused(write_root(tmp_path, meta_line(SID, tools=[], new_field=1), USER), 1,
+            "session_meta this protocol version cannot read", lenient=True)
+    refused(write_root(tmp_path, meta_line(SID, tools=[], new_field=1), USER), 1, "unexpected_field")
 
 
 def test_newer_producer_lenient(tmp_path: Path) -> None:

@@ -4,7 +4,7 @@ Both command lines (`omnimessage restore` and `omnimessage-ts restore`, typescri
 run on every session of the producer corpus (`conformance/producers/`: each trace root, every
 session in it; each single trace or stream file put into a trace root as `_001`, strict and
 `--lenient`) and on the hostile trace roots `test_restore.py` builds (rotation, compaction,
-model switch, crash heal, subagents; spliced, torn, foreign, missing and newer records). Standard
+model switch, crash heal, subagents; spliced, torn, foreign, missing, newer and retired records). Standard
 output (the context's exact bytes), standard error (the notes and the error naming file and
 line) and the exit code must be equal. The TypeScript library's own tests are
 typescript/test/restore.test.mjs.
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT, needs
-from test_restore import SID, USER, meta_line, write_root
+from test_restore import RETIRED, SID, USER, meta_line, write_root
 
 from omnimessage import cli
 
@@ -112,6 +112,25 @@ def test_corpus_files(same: Same, tmp_path: Path, name: str) -> None:
     same.strict_and_lenient(str(tmp_path), sid, lenient="newer" in name)
 
 
+LEGACY = [("legacy-0.1.1", "session-2026-07-22-15-04-10-2ab94c7e", 4), ("legacy-0.2.0", "session-2026-08-03-18-44-02-6c0f1a93", 2),
+          ("legacy-source-benchmark.trace.jsonl", "session-2026-09-02-08-30-00-81d4e6b2", 2)]
+
+
+@pytest.mark.parametrize(("name", "sid", "count"), LEGACY, ids=[n for n, _, _ in LEGACY])
+def test_legacy_sessions_restore(same: Same, tmp_path: Path, name: str, sid: str, count: int) -> None:
+    """The corpus's legacy sessions (a meta with `tools`/`thinking_level`, or `source: "benchmark"`)
+    restore in both bindings, strict and lenient alike: the same messages, each retired line named."""
+    root = PRODUCERS / name
+    if root.is_file():
+        (tmp_path / "2026-09-02").mkdir()
+        shutil.copy(root, tmp_path / "2026-09-02" / f"{sid}_001.jsonl")
+        root = tmp_path
+    for lenient in ((), ("--lenient",)):
+        r = same(str(root), sid, *lenient)
+        assert r.returncode == 0 and r.stdout.count(b"\n") == count
+        assert b":1: a retired spelling, read as its successor" in r.stderr
+
+
 def test_closed_context_and_void_closure(same: Same, tmp_path: Path) -> None:
     """The cases whose notes matter: a closed context, a void closure, placeholders and skipped lines."""
     r = same(str(PRODUCERS / "compaction-rotation"), "session-2026-09-14-16-12-40-0c9d2b6e")
@@ -148,6 +167,11 @@ HOSTILE: dict[str, tuple[bytes, ...]] = {
     "stray-byte": (meta_line(SID), b"{\"a\":1}x", USER),
     "utf8": (meta_line(SID), b'{"timestamp":"\xff', USER),
     "empty-file": (),
+    "retired": RETIRED,
+    "retired-and-newer-meta": (meta_line(SID, tools=[], new_field=1), USER),
+    "retired-meta-float": (meta_line(SID, tools=[], model_context_window=1000.0), USER),
+    "retired-unreadable": (meta_line(SID), USER, b'{"timestamp":"2026-09-14T00:00:02.000Z","type":"model_msg",'
+                           b'"payload":{"type":"text","role":"user","text":7,"stop_reason":"timeout"}}'),
 }
 
 

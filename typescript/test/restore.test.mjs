@@ -67,6 +67,21 @@ describe("restore on the producer corpus", () => {
     assert.deepEqual(lineNumbers(ctx.messages), [2, 10, 13]);
   });
 
+  test("legacy traces: the meta and retired statuses read as their successors, the bytes as written", () => {
+    const ctx = restore(join(PRODUCERS, "legacy-0.1.1"), "session-2026-07-22-15-04-10-2ab94c7e");
+    assert.deepEqual([lineNumbers(ctx.history), lineNumbers(ctx.carryOver), ctx.retired], [[2, 3, 5], [9], [1]]);
+    checkBytes(ctx);
+    const written = JSON.parse(Buffer.from(ctx.meta.raw).toString("utf8")).payload;
+    assert.ok("tools" in written && "thinking_level" in written);
+    assert.ok(!("tools" in ctx.config) && !("thinking_level" in ctx.config));
+    assert.deepEqual([ctx.config.provider, ctx.config.model_id, ctx.config.workspace], [written.provider, written.model_id, written.workspace]);
+    const auth = restore(join(PRODUCERS, "legacy-0.2.0"), "session-2026-08-03-18-44-02-6c0f1a93");
+    assert.deepEqual([lineNumbers(auth.history), lineNumbers(auth.carryOver), auth.retired], [[], [2, 3], [1, 5]]);
+    const [root, sid] = fileRoot("legacy-source-benchmark");
+    const bench = restore(root, sid);
+    assert.deepEqual([lineNumbers(bench.messages), bench.retired, bench.config.source], [[2, 5], [1], "cli"]);
+  });
+
   test("a completed compaction closes the context", () => {
     const ctx = restore(join(PRODUCERS, "compaction-rotation"), "session-2026-09-14-16-12-40-0c9d2b6e");
     assert.equal(ctx.contextClosed, true);

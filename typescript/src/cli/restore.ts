@@ -20,8 +20,9 @@ Print the model context a resume of SESSION_ID rebuilds from the trace root ROOT
 as the reference harness does: the newest trace file's committed history, then
 its carry-over input, one message per line, each the trace line's exact bytes
 (fidelity included). Pairing placeholders the reference synthesizes are printed
-too and named on standard error, as are skipped blank or torn lines. A context
-closed by a completed compaction prints nothing and says so on standard error.
+too and named on standard error, as are skipped blank or torn lines and lines of
+an older release read as their successor (a legacy trace). A context closed by a
+completed compaction prints nothing and says so on standard error.
 Anything wrong or missing (no such session, a line that does not decode, no
 session_meta) is one line on standard error naming the file and line, exit
 status 1.
@@ -116,6 +117,7 @@ export async function restoreCommand(argv: readonly string[]): Promise<number> {
   }
   const where = sanitize(ctx.path);
   for (const number of ctx.skipped) await writeErr(`${me}: ${where}:${number}: skipped (a blank or torn line)\n`);
+  for (const number of ctx.retired) await writeErr(`${me}: ${where}:${number}: a retired spelling, read as its successor\n`);
   if (ctx.contextClosed) {
     const from = ctx.summaryFrom[ctx.summaryFrom.length - 1];
     const summary = from !== undefined ? `, the summary written from line ${from.line}` : "";

@@ -17,6 +17,8 @@
  *   line that does not decode is a {@link RestoreError} naming the file and line.
  * - A committed tool call whose output never reached the trace is answered by the reference's
  *   placeholder, built in memory (`line` null).
+ * - A line in a retired spelling of an older release (a legacy trace) is read as its successor
+ *   (`retired.ts`) and listed in `retired`; its `raw` stays the trace's bytes.
  *
  * Memory: the context is held whole, its bytes capped by `maxContextBytes`; the file is read in
  * chunks, one line at a time.
@@ -27,7 +29,9 @@
 import { closeSync, openSync, readSync } from "node:fs";
 import {
   DEFAULT_MAX_LINE_BYTES,
+  DecodeError,
   LineSplitter,
+  decode,
   OpaqueMessage,
   encode,
   toolCallOutput,
@@ -40,6 +44,7 @@ import { readLine } from "#internal";
 import { pyRepr } from "./pyrepr.js";
 import { PLACEHOLDER_OUTPUT, Replay, type Turn } from "./replay.js";
 import { sessionFiles } from "./roots.js";
+import { HARD_CATEGORIES, successor } from "./retired.js";
 import { isRecordPrefix } from "./torn.js";
 
 /** The default cap on the bytes of the model messages a restore holds; past it, a {@link RestoreError}. */
@@ -89,6 +94,9 @@ export interface Restored {
   readonly summaryFrom: readonly ContextLine[];
   /** Line numbers of blank and torn lines skipped. */
   readonly skipped: readonly number[];
+  /** Line numbers read in a retired spelling of an older release, as its successor (`message`;
+   * `raw` stays the trace's bytes). */
+  readonly retired: readonly number[];
 }
 
 /** Options of {@link restore}. */
@@ -128,6 +136,29 @@ function record(msg: OmniMessage | OpaqueMessage, path: string, number: number):
   }
   const ts = env.timestamp;
   return { kind, ptype: typeof payload.type === "string" ? payload.type : String(payload.type), fields: payload, timestamp: typeof ts === "string" ? ts : "" };
+}
+
+/** A line in a retired spelling read as its successor, with what the replay reads of it (a
+ * `goal_finished` event: its record only, no message). */
+interface Legacy {
+  readonly rec: Record_;
+  readonly message: OmniMessage | null;
+}
+
+function readRetired(raw: Uint8Array): Legacy | null {
+  const next = successor(new TextDecoder().decode(raw));
+  if (next === null) return null;
+  if (next.kind === "goal_finished") {
+    return { rec: { kind: "event_msg", ptype: "goal_finished", fields: next.payload, timestamp: next.timestamp }, message: null };
+  }
+  let message: OmniMessage;
+  try {
+    message = decode(next.json);
+  } catch (e) {
+    if (e instanceof DecodeError) return null;
+    throw e;
+  }
+  return { rec: record(message, "", 0), message };
 }
 
 function turn(item: ContextLine, rec: Record_): Turn<ContextLine> {
@@ -213,6 +244,7 @@ export function restore(traceRoot: string, sessionId: string, options: RestoreOp
   const replay = new Replay<ContextLine>(placeholder(path));
   let meta: ContextLine | null = null;
   const skipped: number[] = [];
+  const retired: number[] = [];
   let held = 0;
   let last: Record_ | null = null;
   let lastTs = ""; // of the last record read: a placeholder made at the end carries it
@@ -220,16 +252,34 @@ export function restore(traceRoot: string, sessionId: string, options: RestoreOp
   let completedText: ContextLine[] = []; // those of the last completed request
   for (const split of fileLines(path, maxLineBytes)) {
     const line = readLine(split, { lenient, maxLineBytes });
+    let legacy: Legacy | null = null;
     if (line.error !== null) {
       const err = line.error;
       if (err.category !== "too_large" && (isBlank(line.raw) || isRecordPrefix(line.raw))) {
         skipped.push(line.number); // a crash heal's blank or torn line, or a torn tail
         continue;
       }
-      throw new RestoreError(path, line.number, `${err.category}: ${err.detail}${err.pointer ? ` (at ${err.pointer})` : ""}`);
+      legacy = HARD_CATEGORIES.has(err.category) ? null : readRetired(line.raw);
+      if (legacy === null) {
+        throw new RestoreError(path, line.number, `${err.category}: ${err.detail}${err.pointer ? ` (at ${err.pointer})` : ""}`);
+      }
+    } else if (line.message instanceof OpaqueMessage) {
+      legacy = readRetired(line.raw);
     }
-    const msg = line.message as OmniMessage | OpaqueMessage;
-    const rec = record(msg, path, line.number);
+    let msg: OmniMessage | OpaqueMessage;
+    let rec: Record_;
+    if (legacy !== null) {
+      retired.push(line.number);
+      if (legacy.message === null) { // goal_finished: no message, no part in the replay
+        last = legacy.rec;
+        lastTs = legacy.rec.timestamp || lastTs;
+        continue;
+      }
+      ({ rec, message: msg } = legacy);
+    } else {
+      msg = line.message as OmniMessage | OpaqueMessage;
+      rec = record(msg, path, line.number);
+    }
     last = rec;
     lastTs = rec.timestamp || lastTs;
     if (rec.kind === "session_meta") {
@@ -267,9 +317,9 @@ export function restore(traceRoot: string, sessionId: string, options: RestoreOp
   if (last !== null && last.ptype === "compaction_end" && last.fields.status === "completed"
     && (last.fields.mode !== "summarize" || !summaryBlank(completedText))) {
     const summaryFrom = last.fields.mode === "summarize" ? completedText : [];
-    return { ...base, history: [], carryOver: [], messages: [], contextClosed: true, summaryFrom, skipped };
+    return { ...base, history: [], carryOver: [], messages: [], contextClosed: true, summaryFrom, skipped, retired };
   }
   const carry = replay.finish(lastTs).map((t) => t.item);
   const history = replay.history.map((t) => t.item);
-  return { ...base, history, carryOver: carry, messages: history.concat(carry), contextClosed: false, summaryFrom: [], skipped };
+  return { ...base, history, carryOver: carry, messages: history.concat(carry), contextClosed: false, summaryFrom: [], skipped, retired };
 }
