@@ -66,6 +66,7 @@ stays the function.)
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -170,7 +171,9 @@ def _record(msg: Message | OpaqueMessage, path: str, number: int) -> _Record:
         p = msg.payload
         ptype = "" if isinstance(msg, SessionMetaMessage) else str(type(p).__struct_config__.tag)
         return _Record(msg.type, ptype, {k: getattr(p, k, None) for k in _READ}, msg.timestamp)
-    env = msgspec.json.decode(msg.raw)  # well-formed: lenient decoding checked it
+    # well-formed (lenient decoding checked it); the standard library's reader, as JSON.parse in the
+    # TypeScript binding, also takes a lone surrogate escape, which msgspec's refuses
+    env = json.loads(msg.raw)
     payload = env.get("payload") if isinstance(env, dict) else None
     kind = env.get("type") if isinstance(env, dict) else None
     if kind not in ("model_msg", "event_msg") or not isinstance(payload, dict) or (

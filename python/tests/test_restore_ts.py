@@ -169,6 +169,9 @@ HOSTILE: dict[str, tuple[bytes, ...]] = {
     "empty-file": (),
     "retired": RETIRED,
     "retired-and-newer-meta": (meta_line(SID, tools=[], new_field=1), USER),
+    # a lone surrogate escape (msgspec's generic reader refuses it, JSON.parse takes it) and a float count
+    "retired-meta-lone-surrogate": (meta_line(SID, tools=[], system_prompt="x").replace(b'"x"', b'"\\ud800"'), USER),
+    "retired-text-lone-surrogate": (meta_line(SID), USER.replace(b'"hi"', b'"\\udc00","stop_reason":"timeout"')),
     "retired-meta-float": (meta_line(SID, tools=[], model_context_window=1000.0), USER),
     "retired-unreadable": (meta_line(SID), USER, b'{"timestamp":"2026-09-14T00:00:02.000Z","type":"model_msg",'
                            b'"payload":{"type":"text","role":"user","text":7,"stop_reason":"timeout"}}'),
