@@ -18,8 +18,9 @@ counted; each pass is one numbered dump whose `totals:` line is its count.
 
 Each row is warmed up first (`WARM_LINES`) and its pass starts from a collected heap; the clock is read
 outside the counted region (a clock read's instructions vary). The same binaries, inputs and
-environment give the same counts in Python; in Node they agree to within 0.02% (V8 still reads the
-clock in its compiler and collector), python/tests/test_bench_callgrind.py runs one measurement twice.
+environment give the same counts in Python; in Node they agree to within a few hundredths of a percent
+(V8 still reads the clock in its compiler and collector: 0.03% on a 64 KiB pass under load, 0.24% on an
+8 KiB one), python/tests/test_bench_callgrind.py runs one measurement twice and holds Node to 1%.
 Callgrind runs code ~50x slower, so the corpora are prefixes of the wall-time corpora (`SIZES`).
 """
 

@@ -196,7 +196,7 @@ def instruction_section(doc: dict[str, Any]) -> list[str]:
         "not counted, and each pass starts from a collected heap. Python runs with `PYTHONHASHSEED=0`, Node "
         "with V8's `--predictable --predictable-gc-schedule` and fixed seeds (one thread; callgrind counts "
         "every thread anyway): the same binaries and inputs give the same counts in Python, and in Node to within "
-        "0.02% (V8 reads the clock in its compiler and collector). x ours (instructions): "
+        "a few hundredths of a percent (V8 reads the clock in its compiler and collector). x ours (instructions): "
         "our count in the same language over this row's (our Python or TypeScript decode's; for a roundtrip, "
         "our roundtrip's), the same way round as MB/s (above 1: fewer instructions than ours); x ours (wall): "
         "the same ratio by MB/s.",
