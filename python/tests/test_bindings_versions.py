@@ -169,10 +169,10 @@ RUST_MAIN = r"""
 mod om_pinned;
 mod om_newest;
 
-use omnimessage::ser::Encode;
+use omnimessage::Encode;
 use std::io::BufRead;
 
-fn check<T: omnimessage::de::Decode + Encode>(files: &[String]) -> usize {
+fn check<T: omnimessage::Decode + Encode>(files: &[String]) -> usize {
     let mut n = 0;
     for f in files {
         let reader = std::io::BufReader::new(std::fs::File::open(f).expect("a corpus file"));

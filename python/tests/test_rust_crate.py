@@ -23,7 +23,7 @@ RS_BIN = Path(os.environ.get("OMNIMESSAGE_RS_BIN", ROOT / "rust" / "target" / "r
 MAIN_RS = r"""
 mod om;
 
-use omnimessage::ser::Encode;
+use omnimessage::Encode;
 
 fn main() {
     let line = br#"{"timestamp":"2026-07-18T03:10:22.531Z","type":"model_msg","payload":{"type":"thinking","role":"assistant","thinking":"ok","fidelity":{"sig" : "a\/b", "n":1.0}}}"#;

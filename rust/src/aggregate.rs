@@ -27,7 +27,7 @@ pub struct Segment {
     /// The text so far, joined as UTF-16.
     pub text: Fragment,
     /// The fields fragments carry whole (`images`), the last one of each.
-    pub carried: Carried,
+    pub(crate) carried: Carried,
     first: ModelMessage,
     closed: Option<ModelMessage>,
 }

@@ -6,41 +6,61 @@
 //!   well-formed object strict decoding refuses as an [`Opaque`] message.
 //! - [`encode`]: the canonical bytes (`JSON.stringify` of the reference producer), verbatim
 //!   values (`fidelity`, tool `parameters`, hook `output`) byte for byte.
-//! - [`reader`]: JSON Lines, every line decoded or reported, a torn last line `truncated`.
-//! - [`aggregate`]: streaming fragments folded into complete messages.
+//! - [`Reader`]: JSON Lines, every line decoded or reported, a torn last line `truncated`.
+//! - [`Aggregator`]: streaming fragments folded into complete messages.
 //!
-//! The types, tables, builders and guards in [`generated`] come from the schema
-//! (`omnimessage generate --target rust`).
+//! The message types, [`tables`], [`builders`] and [`guards`] come from the schema
+//! (`omnimessage generate --target rust`). This file is the crate's whole public API
+//! (docs/bindings.md, "The public API"); generated code names [`runtime`] and nothing else.
 
 extern crate self as omnimessage;
 
-pub mod aggregate;
+// Internal: the scanner, the lexical checks, the value writers and the generated decoders and
+// encoders. Users reach them through the names below; generated code through `runtime`.
+mod aggregate;
 mod codec;
-pub mod de;
-pub mod error;
+mod de;
+mod error;
 mod escape;
 #[rustfmt::skip]
-pub mod generated;
+mod generated;
 mod grammar;
-pub mod number;
-pub mod pointer;
-pub mod reader;
-pub mod runtime;
-pub mod ser;
+mod number;
+mod pointer;
+mod reader;
+mod ser;
 mod string_stops;
 mod strings;
-pub mod time;
-pub mod values;
+mod time;
+mod values;
 mod versions;
 mod walk;
 
+/// The one module generated code names (`omnimessage generate --target rust`): the strict
+/// scanner, the value writers and the helpers its decoders, encoders and builders call. Not meant
+/// for direct use.
+pub mod runtime;
+
+// Decoding and encoding one line.
 pub use codec::{canonicalize, decode, decode_as, decode_lenient, encode, encode_into, Decoded, Opaque};
+// Errors: the wire contract's category, JSON pointer and byte offset.
 pub use error::{Category, DecodeError};
-pub use generated::builders;
-pub use generated::enums::*;
-pub use generated::guards;
-pub use generated::message::*;
-pub use generated::tables;
-pub use generated::types::*;
+pub use pointer::Pointer;
+// Reading JSON Lines.
+pub use reader::{Line, Reader, ReaderOptions};
+// Folding streamed fragments into complete messages.
+pub use aggregate::{Aggregator, Segment, SegmentKey};
+// The value types a message holds.
 pub use values::{Fragment, NumberOrString, Verbatim};
+// The codec's traits: a bound of `decode_as` and of generic code over generated types (bindings
+// of an older protocol version, `omnimessage generate --target rust --protocol V`).
+pub use de::Decode;
+pub use ser::Encode;
+// Protocol versions this crate decodes (`x-omnimessage-versions`).
 pub use versions::{knows_protocol, require_protocol};
+// Generated from the schema: every message, payload and enum type; builders, guards, the schema's
+// tables.
+pub use generated::enums::*;
+pub use generated::message::*;
+pub use generated::types::*;
+pub use generated::{builders, guards, tables};

@@ -1,10 +1,8 @@
 //! The public API as a user calls it: builders, guards, lenient decoding, refusals, the reader's
 //! torn last line and the aggregator joining a surrogate pair split between two deltas.
 
-use omnimessage::aggregate::Aggregator;
 use omnimessage::builders::*;
 use omnimessage::guards::*;
-use omnimessage::reader::{Reader, ReaderOptions};
 use omnimessage::*;
 
 const TS: &str = "2026-07-18T03:10:22.531Z";

@@ -7,8 +7,8 @@
 
 use std::path::PathBuf;
 
-use omnimessage::reader::{Reader, ReaderOptions};
 use omnimessage::{canonicalize, decode, decode_lenient, encode, Verbatim};
+use omnimessage::{Reader, ReaderOptions};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")

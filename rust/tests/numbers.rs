@@ -11,7 +11,7 @@ fn every_double_is_spelled_as_ecmascript_spells_it() {
         let (bits, expected) = line.split_once(' ').expect("bits and spelling");
         let x = f64::from_bits(u64::from_str_radix(bits, 16).expect("hex"));
         let mut out = Vec::new();
-        omnimessage::number::write_f64(&mut out, x);
+        omnimessage::Encode::encode(&x, &mut out);
         if out != expected.as_bytes() {
             wrong.push(format!("{bits}: {} != {expected}", String::from_utf8_lossy(&out)));
         }

@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use omnimessage::reader::{Reader, ReaderOptions};
+use omnimessage::{Reader, ReaderOptions};
 
 pub fn run(args: &[String]) -> i32 {
     let mut options = ReaderOptions::default();

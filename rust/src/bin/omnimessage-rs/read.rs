@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use omnimessage::reader::{Reader, ReaderOptions};
+use omnimessage::{Reader, ReaderOptions};
 
 pub fn run(args: &[String]) -> i32 {
     let mut options = ReaderOptions::default();

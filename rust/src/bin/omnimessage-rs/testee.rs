@@ -4,8 +4,8 @@
 
 use std::io::{BufRead, Write};
 
-use omnimessage::reader::{Reader, ReaderOptions};
 use omnimessage::tables::DEFAULT_MAX_LINE_BYTES;
+use omnimessage::{Reader, ReaderOptions};
 
 use crate::base64;
 use crate::json::{parse_object, push_str, Value};
