@@ -19,16 +19,16 @@ func DecodeAs[T any](s *Schema, line []byte, decode func(*De, *Path) (T, error))
 		}
 		return zero, lineError(LineBreak, at, "raw "+name+" inside the message")
 	}
-	d := NewDe(s, line, 0)
+	d := newDe(s, line, 0)
 	var refusal error
 	if d.valueStart() < len(line) && line[d.i] == '{' {
-		v, err := decode(d, Root)
+		v, err := decode(d, rootPath)
 		if err == nil && d.atEnd() {
 			return v, nil
 		}
 		refusal = err // nil: data after the value, which the grammar check names
 	}
-	start, gerr := CheckGrammar(line, s.MaxDepth)
+	start, gerr := checkGrammar(line, s.MaxDepth)
 	if gerr != nil {
 		return zero, gerr
 	}
@@ -77,9 +77,9 @@ type Opaque struct {
 	Error *Error
 }
 
-// RefusedLeniently says whether lenient decoding still refuses err: the line's bytes and grammar,
+// refusedLeniently says whether lenient decoding still refuses err: the line's bytes and grammar,
 // and a line that is not an object.
-func RefusedLeniently(err *Error) bool {
+func refusedLeniently(err *Error) bool {
 	switch err.Category {
 	case InvalidUTF8, InvalidJSON, TooDeep, TrailingData, LineBreak, TooLarge, Truncated:
 		return true
@@ -92,7 +92,7 @@ func RefusedLeniently(err *Error) bool {
 // OpaqueOf is the opaque message of a line strict decoding refused with err, or nil when lenient
 // decoding refuses it too.
 func OpaqueOf(line []byte, err *Error) *Opaque {
-	if RefusedLeniently(err) {
+	if refusedLeniently(err) {
 		return nil
 	}
 	a, b := 0, len(line)

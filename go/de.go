@@ -20,8 +20,8 @@ type De struct {
 // Unknown is the field index of a key that names none of an object's fields.
 const Unknown = -1
 
-// NewDe is a cursor at start of line b (valid UTF-8).
-func NewDe(s *Schema, b []byte, start int) *De { return &De{b: b, i: start, schema: s} }
+// newDe is a cursor at start of line b (valid UTF-8).
+func newDe(s *Schema, b []byte, start int) *De { return &De{b: b, i: start, schema: s} }
 
 func (d *De) at() byte {
 	if d.i < len(d.b) {

@@ -11,4 +11,26 @@
 // from the schema (`omnimessage generate --target go`) into the package `messages`
 // (github.com/omnimessage/omnimessage/go/messages in this module), which sits on this runtime:
 // decode with messages.Decode, encode with messages.Encode.
+//
+// # Exported API
+//
+// This list is every exported name of the package (docs/bindings.md, "The public API";
+// codegen/tests/test_runtime_namespace.py fails when the two drift). Users need the first group;
+// the second is the runtime namespace generated code imports as `om`, not meant for direct use.
+//
+// For users:
+//   - errors: [Error], [AsError], [Category], [AllCategories] and the categories [InvalidUTF8],
+//     [InvalidJSON], [TrailingData], [LineBreak], [TooDeep], [TooLarge], [Truncated],
+//     [DuplicateKey], [LoneSurrogate], [InvalidNumber], [WrongType], [MissingField],
+//     [UnexpectedField], [UnknownType], [InvalidValue]
+//   - reading JSON Lines (messages.NewReader): [Reader], [Line], [ReaderOptions]
+//   - values: [Fragment], [Verbatim], [VerbatimFromJSON], [NumberOrString], [NullString], [Opaque]
+//   - versions: [ProtocolVersions], [AcceptProtocol], [IncompatibleSchemaError]
+//
+// For generated code:
+//   - the schema's tables: [Schema], [Bind], [PayloadInfo], [VerbatimAt], [Shape], [ShapeObject],
+//     [ShapeScalarMap]
+//   - decoding: [De], [Path], [Unknown], [DecodeAs], [DecodeArray], [OpaqueOf], [NewReader]
+//   - encoding: [AppendArray], [AppendBool], [AppendFloat], [AppendString], [AppendUint]
+//   - builders: [Deref], [Or], [Ptr], [NonEmptySlice], [NonEmptyVerbatim], [TimestampOr]
 package omnimessage

@@ -71,7 +71,7 @@ func (e *Error) Error() string {
 
 // PointerJSON is the pointer as a JSON string, a lone surrogate written `\udxxx`.
 func (e *Error) PointerJSON() string {
-	return string(AppendWTF8(nil, e.Pointer))
+	return string(appendWTF8(nil, e.Pointer))
 }
 
 func newError(c Category, pointer string, offset int, detail string) *Error {

@@ -47,8 +47,8 @@ func checkUTF8(b []byte) *Error {
 	return lineError(InvalidUTF8, validUpTo(b), "invalid UTF-8")
 }
 
-// CheckGrammar checks a line (levels 1 and 2); it returns the offset of its value's first byte.
-func CheckGrammar(b []byte, maxDepth int) (int, *Error) {
+// checkGrammar checks a line (levels 1 and 2); it returns the offset of its value's first byte.
+func checkGrammar(b []byte, maxDepth int) (int, *Error) {
 	if err := checkUTF8(b); err != nil {
 		return 0, err
 	}

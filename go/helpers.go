@@ -71,7 +71,7 @@ func NonEmptySlice[T any](p *[]T) *[]T {
 // TimestampOr is ts, or now in Date.toISOString() form when ts is "".
 func TimestampOr(ts string) string {
 	if ts == "" {
-		return NowISO()
+		return nowISO()
 	}
 	return ts
 }

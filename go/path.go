@@ -11,8 +11,8 @@ type Path struct {
 	isIndex bool
 }
 
-// Root is the path of the line's value.
-var Root = &Path{}
+// rootPath is the path of the line's value.
+var rootPath = &Path{}
 
 // Key is the path of member key of this value.
 func (p *Path) Key(key string) *Path { return &Path{parent: p, key: key} }

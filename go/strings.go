@@ -162,11 +162,11 @@ const hexDigits = "0123456789abcdef"
 // AppendString appends s (UTF-8, or WTF-8: a lone surrogate becomes `\udxxx`, as ES2019's
 // JSON.stringify writes it) as a JSON string, escaped as JSON.stringify escapes it.
 func AppendString(out []byte, s string) []byte {
-	return AppendWTF8(out, s)
+	return appendWTF8(out, s)
 }
 
-// AppendWTF8 is AppendString (the name says that s may hold a surrogate code unit).
-func AppendWTF8(out []byte, s string) []byte {
+// appendWTF8 is AppendString (the name says that s may hold a surrogate code unit).
+func appendWTF8(out []byte, s string) []byte {
 	out = append(out, '"')
 	start := 0
 	for i := 0; i < len(s); {

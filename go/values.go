@@ -13,7 +13,7 @@ type Verbatim string
 // LF or CR inside it is refused (line_break): the message it goes into must stay one line
 // (schema/README.md section 1.5); an empty object in any spelling is still taken (builders leave it out).
 func VerbatimFromJSON(text string, maxDepth int) (Verbatim, error) {
-	start, err := CheckGrammar([]byte(text), maxDepth)
+	start, err := checkGrammar([]byte(text), maxDepth)
 	if err != nil {
 		return "", err
 	}
@@ -48,7 +48,7 @@ func (f Fragment) Valid() bool { return utf8.ValidString(string(f)) }
 func (f Fragment) Lossy() string { return strings.ToValidUTF8(string(f), "\uFFFD") }
 
 // AppendCanonical appends it as a JSON string, a lone surrogate as `\udxxx`.
-func (f Fragment) AppendCanonical(out []byte) []byte { return AppendWTF8(out, string(f)) }
+func (f Fragment) AppendCanonical(out []byte) []byte { return appendWTF8(out, string(f)) }
 
 // Join appends other as UTF-16 code units are joined: a high surrogate ending f and a low one
 // starting other become one character.

@@ -17,22 +17,22 @@ type walk struct {
 
 // firstLexical is the first level-3 defect of the grammar-valid line whose value starts at start.
 func firstLexical(s *Schema, b []byte, start int) error {
-	root := NewDe(s, b, start)
+	root := newDe(s, b, start)
 	_, env, envFound, _ := root.peekMember("type")
 	w := &walk{b: b, s: s}
 	if p, ok := payloadStart(s, b, start); ok && envFound {
-		if _, tag, found, _ := NewDe(s, b, p).peekMember("type"); found {
+		if _, tag, found, _ := newDe(s, b, p).peekMember("type"); found {
 			w.info = s.PayloadInfo(env, tag)
 		}
 	}
-	_, err := w.value(start, Root, false)
+	_, err := w.value(start, rootPath, false)
 	return err
 }
 
 // payloadStart is where the value of the first `payload` member of the root object starts.
 func payloadStart(s *Schema, b []byte, start int) (int, bool) {
-	d := NewDe(s, b, start)
-	if _, err := d.BeginObject(Root); err != nil {
+	d := newDe(s, b, start)
+	if _, err := d.BeginObject(rootPath); err != nil {
 		return 0, false
 	}
 	fields := []string{"payload"}
@@ -79,7 +79,7 @@ func (w *walk) verbatim(i int, p *Path, shape Shape) (int, error) {
 	if i >= len(w.b) || w.b[i] != '{' {
 		return 0, newError(WrongType, p.Render(), i, "a verbatim value here must be a JSON object")
 	}
-	d := NewDe(w.s, w.b, i)
+	d := newDe(w.s, w.b, i)
 	var err error
 	if shape == ShapeScalarMap {
 		err = d.scalarMap(p)
