@@ -3,18 +3,22 @@
  * (verbatim values kept as their exact text), builders, guards and a stream aggregator.
  *
  * This module is the package's public surface (the entry `.` of `exports`; `./runtime` is what
- * generated code links to, `src/runtime.ts`); typescript/README.md lists it. What is not exported here (the decoder's
- * node checkers and their helpers in `generated/check.ts`, the scanner, `readLine`) is internal
- * and may change in any release; the command line reaches `readLine` through the package-private
- * import `#internal` (src/internal.ts).
+ * generated code links to, `src/runtime.ts`); docs/bindings.md ("The public API") lists it. What
+ * is not exported here (the decoder's node checkers and their helpers in `generated/check.ts`,
+ * the scanner, `readLine`, the codec's own tables) is internal and may change in any release; the
+ * command line reaches `readLine` through the package-private import `#internal` (src/internal.ts).
  *
  * @module
  */
 
 // Generated from the schema: every type and enum (with its frozen `*_VALUES` array), the schema's
-// facts, the fast validators and the canonical encoders. Not the decoder's node checkers.
+// facts, the fast validators and the canonical encoders. Not the decoder's node checkers, nor the
+// codec's and the aggregator's own tables (`PAYLOAD_STRUCTS`, `FRAGMENT_OF`, `ASSEMBLY`).
 export * from "./generated/types.js";
-export * from "./generated/schema.js";
+export {
+  DEFAULT_MAX_LINE_BYTES, FIELD_ORDER, GENERATOR_VERSION, MAX_DEPTH, MAX_SAFE_INTEGER, MIN_SUPPORTED_LINE_BYTES, NUMBER_LOCATIONS,
+  PROTOCOL_VERSION, PROTOCOL_VERSIONS, REJECTION_CATEGORIES, SCHEMA_ID, VERBATIM_LOCATIONS, type RejectionCategory, type VerbatimShape,
+} from "./generated/schema.js";
 export * from "./generated/validate.js";
 export * from "./generated/encode.js";
 export { CATEGORIES, LEXICAL_CATEGORIES, DecodeError } from "./errors.js";
