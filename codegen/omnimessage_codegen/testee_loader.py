@@ -22,7 +22,7 @@ ID_PREFIX = "urn:omnimessage:conformance:testee-protocol:"
 SCHEMA_FILE = "testee-protocol.schema.json"  # in the package: omnimessage/conformance/suite/SCHEMA_FILE
 
 
-class TesteeSchemaShapeError(ValueError):
+class ProtocolShapeError(ValueError):
     """The testee protocol's schema uses a construct the generator does not know."""
 
 
@@ -43,7 +43,7 @@ def testee_schema_path() -> Path:
 def _ref(d: dict[str, Any], where: str) -> str:
     ref = str(d["$ref"])
     if not ref.startswith("#/$defs/"):
-        raise TesteeSchemaShapeError(f"{where}: only local $defs references are supported, got {ref!r}")
+        raise ProtocolShapeError(f"{where}: only local $defs references are supported, got {ref!r}")
     return ref[len("#/$defs/") :]
 
 
@@ -68,20 +68,20 @@ def build_testee_model(doc: dict[str, Any]) -> Model:
                 return StructRef(name), None
             if kinds.get(name) == "alias":
                 return type_of(defs[name], f"#/$defs/{name}")[0], name
-            raise TesteeSchemaShapeError(f"{where}: a reference to {name!r}, which is no object and no scalar")
+            raise ProtocolShapeError(f"{where}: a reference to {name!r}, which is no object and no scalar")
         if "const" in d:
             value = d["const"]
             if isinstance(value, bool) or not isinstance(value, (str, int)):
-                raise TesteeSchemaShapeError(f"{where}: only string and integer consts are supported")
+                raise ProtocolShapeError(f"{where}: only string and integer consts are supported")
             return (Const(value) if isinstance(value, str) else Prim("integer", value, value)), None
         if "enum" in d:
             if not all(isinstance(v, str) for v in d["enum"]):
-                raise TesteeSchemaShapeError(f"{where}: only enums of strings are supported")
+                raise ProtocolShapeError(f"{where}: only enums of strings are supported")
             return AnyOf(tuple(Const(v) for v in d["enum"])), None
         t = d.get("type")
         if isinstance(t, list):
             if t[-1:] != ["null"] or len(t) != 2:
-                raise TesteeSchemaShapeError(f"{where}: a list of types must be one type and `null`")
+                raise ProtocolShapeError(f"{where}: a list of types must be one type and `null`")
             return AnyOf((type_of({**d, "type": t[0]}, where)[0], Prim("null"))), None
         if t == "array":
             item, _ = type_of(d["items"], f"{where}/items")
@@ -90,19 +90,19 @@ def build_testee_model(doc: dict[str, Any]) -> Model:
             return Prim("string"), None
         if t == "integer":
             return Prim("integer", d.get("minimum"), d.get("maximum")), None
-        raise TesteeSchemaShapeError(f"{where}: unsupported construct {sorted(d)}")
+        raise ProtocolShapeError(f"{where}: unsupported construct {sorted(d)}")
 
     for name, d in defs.items():
         where = f"#/$defs/{name}"
         if "description" not in d:
-            raise TesteeSchemaShapeError(f"{where}: every definition needs a description")
+            raise ProtocolShapeError(f"{where}: every definition needs a description")
         if kinds[name] == "alias":
             model.aliases[name] = Alias(name, d["description"], type_of(d, where)[0])
         elif kinds[name] == "struct":
             required = set(d.get("required", ()))
             unknown = required - set(d.get("properties", {}))
             if unknown:
-                raise TesteeSchemaShapeError(f"{where}: required names unknown properties {sorted(unknown)}")
+                raise ProtocolShapeError(f"{where}: required names unknown properties {sorted(unknown)}")
             fields = []
             for pname, pd in d["properties"].items():
                 ftype, alias = type_of(pd, f"{where}/properties/{pname}")
@@ -112,6 +112,6 @@ def build_testee_model(doc: dict[str, Any]) -> Model:
             parts = tuple(_ref(o, f"{where}/oneOf/{i}") for i, o in enumerate(d["oneOf"]))
             strangers = [p for p in parts if kinds.get(p) != "struct"]
             if strangers:
-                raise TesteeSchemaShapeError(f"{where}: a union of objects only, not {strangers}")
+                raise ProtocolShapeError(f"{where}: a union of objects only, not {strangers}")
             model.unions[name] = Union_(name, d["description"], parts, parts)
     return model
