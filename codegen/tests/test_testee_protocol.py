@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -83,3 +85,15 @@ def test_a_target_renders_only_its_kind_of_schema() -> None:
         TARGETS["python-testee"].render(load_schema())
     with pytest.raises(ValueError, match="renders the message schema"):
         TARGETS["python"].render(load_testee_protocol())
+
+
+def test_generate_writes_a_testee_target_from_the_packaged_schema(tmp_path: Path) -> None:
+    """`make generate`'s command for these targets; `--protocol` (a message schema version) does not apply."""
+    r = subprocess.run([sys.executable, "-m", "omnimessage", "generate", "--target", "go-testee", "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "testee_protocol.go").read_text(encoding="utf-8") == (WRITTEN["go-testee"] / "testee_protocol.go"
+                                                                            ).read_text(encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "omnimessage", "generate", "--target", "go-testee", "--protocol", "1.0",
+                        "--out", str(tmp_path / "x")], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 2 and "--protocol does not apply" in r.stderr and not (tmp_path / "x").exists(), r.stderr

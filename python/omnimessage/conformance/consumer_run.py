@@ -31,11 +31,11 @@ from .testee_process import Testee, TesteeError
 __all__ = ["MAX_CARDS", "MAX_MESSAGES", "judge_cards", "parse_cards_answer", "run_consumer_cases"]
 
 
-
 def _max_length(answer: type, member: str) -> int:
     """The cap the testee protocol's schema puts on an array member (`maxItems`), as generated."""
     (meta,) = get_type_hints(answer, include_extras=True)[member].__metadata__
-    assert isinstance(meta, msgspec.Meta) and meta.max_length is not None
+    if not isinstance(meta, msgspec.Meta) or meta.max_length is None:
+        raise TypeError(f"{answer.__name__}.{member} has no maxItems in the testee protocol's schema")
     return meta.max_length
 
 
