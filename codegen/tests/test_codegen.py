@@ -174,7 +174,7 @@ def test_every_target_has_a_summary_and_emitters_may_not_collide() -> None:
     from omnimessage_codegen.targets import TARGETS, Target
 
     assert set(TARGETS) == {"python", "typescript", "typescript-types", "rust", "go", "markdown", "pydantic", "c",
-                            "python-testee", "typescript-testee", "go-testee"}
+                            "python-testee", "typescript-testee", "rust-testee", "go-testee"}
     for name, t in TARGETS.items():
         assert t.name == name and t.summary and t.emitters
     clash = Target("x", "two emitters, one file", (lambda m: {"a": "1"}, lambda m: {"a": "2"}))
@@ -235,7 +235,7 @@ def test_generate_help_lists_every_documented_target_and_the_paths_it_writes() -
     assert r.returncode == 0, r.stderr
     listing = r.stdout.split("\ntargets (each in a fresh project: docs/bindings.md):\n", 1)[1].splitlines()
     names, writes = listing[0::2], listing[1::2]
-    own = {"c", "python-testee", "typescript-testee", "go-testee"}  # the project's own targets
+    own = {"c", "python-testee", "typescript-testee", "rust-testee", "go-testee"}  # the project's own targets
     assert [line.split()[0] for line in names] == list(DOCUMENTED) == [t for t in TARGETS if t not in own], r.stdout
     for line, paths, name in zip(names, writes, DOCUMENTED, strict=True):
         assert line.split(None, 1)[1] == TARGETS[name].summary, line

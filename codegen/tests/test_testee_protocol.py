@@ -21,6 +21,7 @@ SCHEMA = ROOT / "conformance" / "testee-protocol.schema.json"
 WRITTEN = {  # where `make generate` writes each target's file (the Makefile's GENERATED)
     "python-testee": ROOT / "python" / "omnimessage" / "conformance",
     "typescript-testee": ROOT / "typescript" / "src" / "cli",
+    "rust-testee": ROOT / "rust" / "src" / "bin" / "omnimessage-rs",
     "go-testee": ROOT / "go" / "cmd" / "omnimessage-go",
 }
 
@@ -49,11 +50,14 @@ def test_the_schema_reads_into_the_model() -> None:
 
 
 def test_every_line_type_is_generated_in_every_language() -> None:
+    flat = ("RunnerHello", "TesteeHello", "Request", "Encoded", "Refused", "Skipped", "ConsumerRequest", "Error")
     for target in WRITTEN:
         (text,) = render(target, load_testee_protocol()).values()
-        for name in ("RunnerHello", "TesteeHello", "Request", "Encoded", "Refused", "Skipped", "ConsumerRequest",
-                     "Card", "Rendered", "Error"):
-            assert name in text, (target, name)
+        nested = () if target == "rust-testee" else ("Card", "Rendered")  # Rust: the flat objects, with readers
+        define = {"python-testee": "class {}(TypedDict):", "typescript-testee": "export interface {} {{",
+                  "rust-testee": "pub struct {} {{", "go-testee": "type {} struct {{"}[target]
+        for name in (*flat, *nested):
+            assert define.format(name) in text, (target, name)
 
 
 def test_what_make_generate_wrote_is_what_the_schema_says() -> None:
