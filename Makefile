@@ -24,11 +24,14 @@ export OMNIMESSAGE_GO_BIN ?= $(CURDIR)/$(GO_DIR)/bin/omnimessage-go
 
 # Every generated file, by what writes it (all committed; `make generate` rewrites them all,
 # `make check-generated` fails when one is stale, missing, or left over):
-# - target:directory pairs of the code generator (`omnimessage generate`); in the OWNED directories every
+# - target:directory pairs of the code generator (`omnimessage generate`; the `*-testee` targets render the
+#   testee protocol's schema, conformance/testee-protocol.schema.json); in the OWNED directories every
 #   file is the generator's, so a file it no longer writes is reported too;
 # - the conformance fixture builders, each with `--check` (a temporary build compared with its folder);
 # - docs/rules.md, rendered from the validator's rule registry.
-GENERATED := python:python/omnimessage/_generated c:python/omnimessage/_native/generated markdown:docs typescript:typescript/src/generated rust:rust/src/generated go:go/messages pydantic:conformance/baselines/pydantic
+GENERATED := python:python/omnimessage/_generated c:python/omnimessage/_native/generated markdown:docs typescript:typescript/src/generated rust:rust/src/generated go:go/messages pydantic:conformance/baselines/pydantic \
+             python-testee:python/omnimessage/conformance typescript-testee:typescript/src/cli rust-testee:rust/src/bin/omnimessage-rs \
+             go-testee:go/cmd/omnimessage-go
 OWNED     := python/omnimessage/_generated python/omnimessage/_native/generated typescript/src/generated rust/src/generated go/messages
 BUILDERS  := conformance/tools/generate.py conformance/validator/build.py conformance/producers/build.py schema/versions/build.py
 RULES_DOC := docs/rules.md

@@ -39,6 +39,7 @@ from .model import (
     UnionRef,
     Verbatim,
 )
+from .testee_loader import build_testee_model, is_testee_protocol, testee_schema_path
 
 VERBATIM_KEYWORD = "x-omnimessage-verbatim"
 FRAGMENT_KEYWORD = "x-omnimessage-fragment-of"
@@ -66,8 +67,15 @@ def schema_path() -> Path:
 
 
 def load_schema(path: Path | None = None) -> Model:
+    """The model of a schema file (default: the canonical schema); the testee protocol's schema
+    (its `$id` says so) is read by :mod:`.testee_loader` into a model of kind `testee-protocol`."""
     doc = json.loads((path or schema_path()).read_text(encoding="utf-8"))
-    return build_model(doc)
+    return build_testee_model(doc) if is_testee_protocol(doc) else build_model(doc)
+
+
+def load_testee_protocol() -> Model:
+    """The model of the testee protocol's schema the `omnimessage` package carries."""
+    return load_schema(testee_schema_path())
 
 
 def load_protocol(version: str) -> Model:

@@ -46,6 +46,7 @@ class UnionRef:
 class ArrayOf:
     item: TypeRef
     min_items: int = 0
+    max_items: int | None = None  # read from the testee protocol only (its caps on an answer)
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,10 @@ class Guard:
     payload_doc: str = ""
 
 
+TESTEE_PROTOCOL = "testee-protocol"
+"""Model.kind of conformance/testee-protocol.schema.json (loaded by :mod:`.testee_loader`)."""
+
+
 # The protocol's fields of a streamed segment (wire contract section 4): every partial has an
 # `event_type` (start/delta/stop) and may carry a `stop_reason` on its `stop`; `tool_call_id`, where a
 # partial has one, tells apart the segments of different tool calls.
@@ -233,6 +238,7 @@ class Model:
     schema_id: str
     title: str
     description: str
+    kind: str = "message"  # or TESTEE_PROTOCOL: which schema a target renders (Target.schema)
     enums: dict[str, Enum] = field(default_factory=dict)
     structs: dict[str, Struct] = field(default_factory=dict)
     unions: dict[str, Union_] = field(default_factory=dict)

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from omnimessage_codegen import load_schema, schema_path
+from omnimessage_codegen import load_schema, load_testee_protocol, schema_path
 from omnimessage_codegen.loader import SchemaShapeError, build_model
 from omnimessage_codegen.model import Verbatim
 from omnimessage_codegen.targets import render
@@ -173,7 +173,8 @@ def test_rejection_rules_come_from_the_schema() -> None:
 def test_every_target_has_a_summary_and_emitters_may_not_collide() -> None:
     from omnimessage_codegen.targets import TARGETS, Target
 
-    assert set(TARGETS) == {"python", "typescript", "typescript-types", "rust", "go", "markdown", "pydantic", "c"}
+    assert set(TARGETS) == {"python", "typescript", "typescript-types", "rust", "go", "markdown", "pydantic", "c",
+                            "python-testee", "typescript-testee", "rust-testee", "go-testee"}
     for name, t in TARGETS.items():
         assert t.name == name and t.summary and t.emitters
     clash = Target("x", "two emitters, one file", (lambda m: {"a": "1"}, lambda m: {"a": "2"}))
@@ -234,7 +235,8 @@ def test_generate_help_lists_every_documented_target_and_the_paths_it_writes() -
     assert r.returncode == 0, r.stderr
     listing = r.stdout.split("\ntargets (each in a fresh project: docs/bindings.md):\n", 1)[1].splitlines()
     names, writes = listing[0::2], listing[1::2]
-    assert [line.split()[0] for line in names] == list(DOCUMENTED) == [t for t in TARGETS if t != "c"], r.stdout
+    own = {"c", "python-testee", "typescript-testee", "rust-testee", "go-testee"}  # the project's own targets
+    assert [line.split()[0] for line in names] == list(DOCUMENTED) == [t for t in TARGETS if t not in own], r.stdout
     for line, paths, name in zip(names, writes, DOCUMENTED, strict=True):
         assert line.split(None, 1)[1] == TARGETS[name].summary, line
         assert paths.split() == ["writes", *(f"DIR/{p}," for p in TARGETS[name].writes[:-1]),
@@ -257,11 +259,11 @@ def test_what_help_says_a_target_writes_is_what_it_writes() -> None:
 
     from omnimessage_codegen.targets import TARGETS
 
-    model = load_schema()
+    model, testee = load_schema(), load_testee_protocol()
     for name, t in TARGETS.items():
         if t.missing():
             continue
-        written = set(render(name, model))
+        written = set(render(name, testee if t.schema == "testee-protocol" else model))
         assert t.writes, name
         for pattern in t.writes:
             assert fnmatch.filter(written, pattern), (name, pattern)

@@ -195,7 +195,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
     line (the known targets and a "did you mean", or the pip command), before anything is written."""
     import difflib
 
-    from omnimessage_codegen import TARGETS, generate, load_protocol, load_schema
+    from omnimessage_codegen import TARGETS, generate, load_protocol, load_schema, load_testee_protocol
     from omnimessage_codegen.targets import DOCUMENTED
 
     from .versions import versions
@@ -213,11 +213,18 @@ def cmd_generate(args: argparse.Namespace) -> int:
         sys.stderr.write(f"omnimessage generate: --target {target.name} needs {what}, which the '{target.extra}' "
                          f"extra installs: {install_hint(target.extra or target.name)}\n")
         return EXIT_USAGE
+    if args.protocol is not None and target.schema == "testee-protocol":
+        sys.stderr.write(f"omnimessage generate: --target {target.name} renders the testee protocol; "
+                         "--protocol does not apply\n")
+        return EXIT_USAGE
     if args.protocol is not None and args.protocol not in versions():
         name = sanitize(clip_text(repr(args.protocol)))
         sys.stderr.write(f"omnimessage generate: unknown protocol {name} (known: {', '.join(versions())})\n")
         return EXIT_USAGE
-    model = load_schema() if args.protocol is None else load_protocol(args.protocol)
+    if target.schema == "testee-protocol":  # the project's own targets: the testee protocol's types
+        model = load_testee_protocol()
+    else:
+        model = load_schema() if args.protocol is None else load_protocol(args.protocol)
     for path in generate(args.target, model, Path(args.out)):
         sys.stderr.write(f"wrote {path}\n")
     return EXIT_OK

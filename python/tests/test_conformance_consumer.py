@@ -168,17 +168,19 @@ def test_hostile_answers_fail_the_case_and_the_run_ends(kind: str, suite_cases: 
 
 
 def test_wrong_cards_are_shown_byte_for_byte(suite_cases: tuple[Any, list[ConsumerCase]]) -> None:
-    from omnimessage.conformance.consumer_run import _Answer, _Card, judge_cards
+    from omnimessage.conformance.consumer_run import _Answer, judge_cards
     from omnimessage.conformance.sse_script import ScriptLog
+    from omnimessage.conformance.testee_protocol import Card
 
     _, cases = suite_cases
     cc = next(c for c in cases if c.id == "consumer.cards.nested")
-    good = [_Card(list(o), [m.decode() for m in ms]) for o, ms in cc.expect]
+    good = [Card(origin=list(o), messages=[m.decode() for m in ms]) for o, ms in cc.expect]
     log = ScriptLog(cc.connections, requests=len(cc.connections))
     assert judge_cards(cc, _Answer(cc.id, "rendered", good), log) == (PASSED, "")
     swapped = [good[0], good[2], good[1]]
     assert "another order" in judge_cards(cc, _Answer(cc.id, "rendered", swapped), log)[1]
-    bad = [good[0], _Card(good[1].origin, [good[1].messages[0][:-1] + " }", good[1].messages[1]]), good[2]]
+    first, second = good[1]["messages"][:2]
+    bad = [good[0], Card(origin=good[1]["origin"], messages=[first[:-1] + " }", second]), good[2]]
     status, msg = judge_cards(cc, _Answer(cc.id, "rendered", bad), log)
     assert status == FAILED and "card ['sub-1'], message #1" in msg and "^" in msg
     log = ScriptLog(cc.connections, requests=0)

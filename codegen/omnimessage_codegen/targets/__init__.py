@@ -32,6 +32,10 @@ class Target:
     writes: tuple[str, ...] = ()
     """The paths it writes under DIR, as `generate --help` names them (a `*` stands for the several
     files of one job); codegen/tests/test_codegen.py checks them against what it really writes."""
+    schema: str = "message"
+    """Which schema it renders: `message` (the canonical schema, or one version of it) or
+    `testee-protocol` (conformance/testee-protocol.schema.json; `omnimessage generate` loads it
+    for such a target)."""
     documented: bool = True
     """Whether docs/bindings.md documents it (and so `generate --help` lists it); an undocumented target
     (the project's own, `c`) still runs, for the Makefile."""
@@ -41,6 +45,8 @@ class Target:
         return [m for m in self.needs if importlib.util.find_spec(m) is None]
 
     def render(self, model: Model) -> dict[str, str]:
+        if model.kind != self.schema:
+            raise ValueError(f"target {self.name} renders the {self.schema} schema, not a {model.kind} schema")
         files: dict[str, str] = {}
         for emit in self.emitters:
             out = emit(model)
@@ -52,10 +58,10 @@ class Target:
 
 
 def _registry() -> dict[str, Target]:
-    from . import c_table, go, markdown, pydantic_dmcg, python, rust, typescript
+    from . import c_table, go, markdown, pydantic_dmcg, python, rust, testee, typescript
 
     targets = (python.TARGET, typescript.TARGET, typescript.TYPES_TARGET, rust.TARGET, go.TARGET, markdown.TARGET,
-               pydantic_dmcg.TARGET, c_table.TARGET)
+               pydantic_dmcg.TARGET, c_table.TARGET, *testee.TARGETS)
     return {t.name: t for t in targets}
 
 

@@ -16,14 +16,8 @@ import (
 	"github.com/omnimessage/omnimessage/go/messages"
 )
 
-const hello = "omnimessage-conformance"
-
-type request struct {
-	ID           string `json:"id"`
-	Mode         string `json:"mode"`
-	Input        string `json:"input"`
-	MaxLineBytes int    `json:"max_line_bytes"`
-}
+// The request and handshake types are generated from the protocol's schema (testee_protocol.go);
+// the answers are written byte by byte, so that a pointer holding a lone surrogate keeps its escape.
 
 func testee(stdin io.Reader, stdout io.Writer) int {
 	in := bufio.NewReaderSize(stdin, 1<<16)
@@ -32,15 +26,13 @@ func testee(stdin io.Reader, stdout io.Writer) int {
 	if err != nil && len(line) == 0 {
 		return 2
 	}
-	var hs struct {
-		Hello    string `json:"hello"`
-		Protocol int    `json:"protocol"`
-	}
-	if json.Unmarshal(line, &hs) != nil || hs.Hello != hello || hs.Protocol != 1 {
+	var hs RunnerHello
+	if json.Unmarshal(line, &hs) != nil || hs.Hello != helloValue || hs.Protocol != protocolValue {
 		_, _ = io.WriteString(stdout, "")
 		return 2
 	}
-	_, _ = out.WriteString(`{"hello":"` + hello + `","protocol":1,"implementation":"omnimessage-go","version":"` + version + "\"}\n")
+	reply, _ := json.Marshal(TesteeHello{Hello: helloValue, Protocol: protocolValue, Implementation: ptr("omnimessage-go"), Version: ptr(version)})
+	_, _ = out.Write(append(reply, '\n'))
 	if out.Flush() != nil {
 		return 1
 	}
@@ -59,14 +51,17 @@ func testee(stdin io.Reader, stdout io.Writer) int {
 }
 
 func answer(line []byte) []byte {
-	var req request
+	var req Request
 	_ = json.Unmarshal(line, &req)
 	out := append([]byte(`{"id":`), om.AppendString(nil, req.ID)...)
 	data, err := base64.StdEncoding.DecodeString(req.Input)
 	if err != nil {
 		return append(out, `,"result":"skipped","reason":"malformed request: input is not base64"}`+"\n"...)
 	}
-	opts := om.ReaderOptions{Lenient: req.Mode == "lenient", MaxLineBytes: req.MaxLineBytes}
+	opts := om.ReaderOptions{Lenient: req.Mode == "lenient"}
+	if req.MaxLineBytes != nil {
+		opts.MaxLineBytes = *req.MaxLineBytes
+	}
 	r := messages.NewReader(bytes.NewReader(data), opts)
 	first, ok := r.Next()
 	if _, more := r.Next(); !ok || more {
@@ -88,3 +83,5 @@ func answer(line []byte) []byte {
 	out = append(out, base64.StdEncoding.EncodeToString(encoded)...)
 	return append(out, "\"}\n"...)
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -4,7 +4,8 @@ cards it answers judged byte for byte against the case's expected messages per c
 The run loop is the codec role's (:class:`.run._Run`: restarts, time limits, expected failures);
 only the exchange differs. The answer is hostile input: the line is capped before it is parsed
 (4 times the bytes the script sends, at least 1 MiB), parsed into fixed types (no nesting beyond
-cards of strings; at most `MAX_CARDS` cards of `MAX_MESSAGES` messages), and everything it says
+cards of strings, :class:`.testee_protocol.Card` generated from the protocol's schema; at most
+`MAX_CARDS` cards of `MAX_MESSAGES` messages, its caps), and everything it says
 reaches a message only through the one sanitiser.
 """
 
@@ -12,11 +13,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from typing import Annotated
+from typing import Annotated, Final, get_type_hints
 
 import msgspec
 
 from .._bytes_diff import first_difference
+from . import testee_protocol as wire
 from .consumer_cases import ConsumerCase
 from .escaping import clip, printable
 from .expected_failures import ExpectedFailures
@@ -28,20 +30,28 @@ from .testee_process import Testee, TesteeError
 
 __all__ = ["MAX_CARDS", "MAX_MESSAGES", "judge_cards", "parse_cards_answer", "run_consumer_cases"]
 
-MAX_CARDS = 1024
-MAX_MESSAGES = 65536
+
+def _max_length(answer: type, member: str) -> int:
+    """The cap the testee protocol's schema puts on an array member (`maxItems`), as generated."""
+    (meta,) = get_type_hints(answer, include_extras=True)[member].__metadata__
+    if not isinstance(meta, msgspec.Meta) or meta.max_length is None:
+        raise TypeError(f"{answer.__name__}.{member} has no maxItems in the testee protocol's schema")
+    return meta.max_length
+
+
+MAX_CARDS: Final = _max_length(wire.Rendered, "cards")
+MAX_MESSAGES: Final = _max_length(wire.Card, "messages")
 MIN_ANSWER_BYTES = 1 << 20
 
 
-class _Card(msgspec.Struct, forbid_unknown_fields=False):
-    origin: Annotated[list[str], msgspec.Meta(max_length=64)]
-    messages: Annotated[list[str], msgspec.Meta(max_length=MAX_MESSAGES)]
-
-
 class _Answer(msgspec.Struct, forbid_unknown_fields=False):
+    """The members of a consumer answer the runner reads. `cards` is the generated type (its caps
+    those of the schema); `id` and `result` are read as any string, so that a wrong one is named by
+    :func:`judge_cards` and :func:`parse_cards_answer`."""
+
     id: str | msgspec.UnsetType | None = msgspec.UNSET
     result: str | msgspec.UnsetType = msgspec.UNSET
-    cards: Annotated[list[_Card], msgspec.Meta(max_length=MAX_CARDS)] | msgspec.UnsetType = msgspec.UNSET
+    cards: Annotated[list[wire.Card], msgspec.Meta(max_length=MAX_CARDS)] | msgspec.UnsetType = msgspec.UNSET
     message: str | msgspec.UnsetType = msgspec.UNSET
     reason: str | msgspec.UnsetType = msgspec.UNSET
 
@@ -81,8 +91,8 @@ def judge_cards(cc: ConsumerCase, ans: _Answer, log: ScriptLog) -> tuple[str, st
         problems.insert(0, "the consumer rendered the stream; a strict consumer refuses what it carries and ends "
                            f"with an error ({len(ans.cards)} cards answered)")
         return FAILED, "\n".join(problems)
-    got: Cards = [(tuple(c.origin), [m.encode("utf-8", "surrogatepass") for m in c.messages])
-                  for c in ans.cards if c.messages]
+    got: Cards = [(tuple(c["origin"]), [m.encode("utf-8", "surrogatepass") for m in c["messages"]])
+                  for c in ans.cards if c["messages"]]
     problems += _compare(cc, got)
     return (FAILED, "\n".join(problems)) if problems else (PASSED, "")
 

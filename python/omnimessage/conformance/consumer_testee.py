@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import testee_protocol as wire
+
 __all__ = ["handle_consumer", "is_consumer_request"]
 
 
@@ -14,10 +16,10 @@ def is_consumer_request(req: Any) -> bool:
     return isinstance(req, dict) and req.get("role") == "consumer"
 
 
-def handle_consumer(req: dict[str, Any]) -> dict[str, Any]:
+def handle_consumer(req: dict[str, Any]) -> wire.Rendered | wire.Error | wire.Skipped:
     from ..consume import Backoff, ConsumeError, RenderModel, subscribe
 
-    cid = req.get("id")
+    cid: Any = req.get("id")  # echoed as it came (a malformed request's may be no string): the runner judges it
     url = req.get("url")
     if not isinstance(url, str) or not url.startswith("http://127.0.0.1:"):
         return {"id": cid, "result": "skipped", "reason": "malformed request: `url` must be an http URL on 127.0.0.1"}
@@ -29,5 +31,7 @@ def handle_consumer(req: dict[str, Any]) -> dict[str, Any]:
                 model.apply(event)
     except (ConsumeError, OSError, ValueError) as exc:
         return {"id": cid, "result": "error", "message": f"{type(exc).__name__}: {exc}"}
-    cards = [{"origin": list(c.origin), "messages": [m.decode("utf-8") for m in c.arrived]} for c in model.root.walk()]
+    cards: list[wire.Card] = [
+        {"origin": list(c.origin), "messages": [m.decode("utf-8") for m in c.arrived]} for c in model.root.walk()
+    ]
     return {"id": cid, "result": "rendered", "cards": cards}

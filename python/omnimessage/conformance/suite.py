@@ -15,8 +15,9 @@ import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Final, get_args
 
+from . import testee_protocol as wire
 from .levels import LEVELS, REQUIRED
 
 __all__ = [
@@ -39,7 +40,7 @@ __all__ = [
 SUITE_VERSION = "3.0.0"
 """The version of the case set this code reads (`suite_version` in the manifest)."""
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION: Final = wire.PROTOCOL
 """The version of the testee protocol (`conformance/TESTEE-PROTOCOL.md`)."""
 
 GROUPS: tuple[str, ...] = ("roundtrip", "verbatim", "canonicalization", "rejection", "lenient")
@@ -81,7 +82,7 @@ class Case:
     spec: str
     input: bytes
     expect: str
-    mode: str = "strict"
+    mode: wire.RequestMode = "strict"
     max_line_bytes: int | None = None
     output: bytes | None = None
     category: str | None = None
@@ -97,9 +98,9 @@ class Case:
         """A testee may answer `skipped` to this case."""
         return any(f in OPTIONAL_FEATURES for f in self.features)
 
-    def request(self) -> dict[str, Any]:
+    def request(self) -> wire.Request:
         """The testee-protocol request for this case."""
-        req: dict[str, Any] = {"id": self.id, "mode": self.mode, "input": base64.b64encode(self.input).decode()}
+        req: wire.Request = {"id": self.id, "mode": self.mode, "input": base64.b64encode(self.input).decode()}
         if self.max_line_bytes is not None:
             req["max_line_bytes"] = self.max_line_bytes
         return req
@@ -258,7 +259,7 @@ def _case(raw: Any, files: _Files, index: int) -> Case:
         if pointer is not None and not isinstance(pointer, str):
             raise SuiteError(f"{where}: pointer must be a string")
     mode = raw.get("mode", "strict")
-    if mode not in ("strict", "lenient"):
+    if mode not in get_args(wire.RequestMode):
         raise SuiteError(f"{where}: mode must be strict or lenient")
     level = raw.get("level")
     if level not in LEVELS:

@@ -15,19 +15,20 @@ import base64
 import io
 import json
 import sys
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from .._generated.models import DEFAULT_MAX_LINE_BYTES, Message
 from .._version import __version__
 from ..codec import OpaqueMessage, encode
 from ..errors import DecodeError
 from ..reader import iter_messages
+from . import testee_protocol as wire
 from .consumer_testee import handle_consumer, is_consumer_request
 from .suite import PROTOCOL_VERSION
 
 __all__ = ["Binding", "handle", "main", "serve"]
 
-HELLO = "omnimessage-conformance"
+HELLO = wire.HELLO
 
 
 class Binding:
@@ -50,9 +51,10 @@ class Binding:
         return encode(msg)
 
 
-def handle(binding: Binding, req: dict[str, Any]) -> dict[str, Any]:
-    """Answer one request."""
-    cid = req.get("id")
+def handle(binding: Binding, req: dict[str, Any]) -> wire.Answer:
+    """Answer one request (`req` as it arrived: any members, checked here), typed as the protocol's
+    schema types it (:mod:`.testee_protocol`)."""
+    cid: Any = req.get("id")  # echoed as it came (a malformed request's may be no string): the runner judges it
     try:
         data = base64.b64decode(req["input"], validate=True)
         lenient = req.get("mode", "strict") == "lenient"
@@ -66,7 +68,9 @@ def handle(binding: Binding, req: dict[str, Any]) -> dict[str, Any]:
         if not isinstance(exc, DecodeError):
             return {"id": cid, "result": "skipped", "reason": str(exc)}
         err = exc
-        resp: dict[str, Any] = {"id": cid, "result": "refused", "category": err.category, "pointer": err.pointer}
+        # a DecodeError's category is one of the schema's rejections, which the protocol's enum lists
+        category = cast("wire.RefusedCategory", err.category)
+        resp: wire.Refused = {"id": cid, "result": "refused", "category": category, "pointer": err.pointer}
         if err.offset is not None:
             resp["offset"] = err.offset
         resp["message"] = err.detail
@@ -79,7 +83,9 @@ def serve(binding: Binding, stdin: IO[bytes], stdout: IO[bytes]) -> int:
     if hello.get("hello") != HELLO or hello.get("protocol") != PROTOCOL_VERSION:
         sys.stderr.write(f"testee: unsupported handshake {hello!r}\n")
         return 2
-    reply = {"hello": HELLO, "protocol": PROTOCOL_VERSION, "implementation": binding.name, "version": __version__}
+    reply: wire.TesteeHello = {
+        "hello": HELLO, "protocol": PROTOCOL_VERSION, "implementation": binding.name, "version": __version__,
+    }
     stdout.write(json.dumps(reply).encode() + b"\n")
     stdout.flush()
     for raw in stdin:

@@ -17,27 +17,31 @@ import selectors
 import signal
 import subprocess
 import time
-from collections.abc import Sequence
-from typing import IO, Any, Final
+from collections.abc import Mapping, Sequence
+from typing import IO, Any, Final, get_type_hints
 
 import msgspec
 
+from . import testee_protocol as wire
 from .escaping import clip, printable, sanitize
 from .suite import PROTOCOL_VERSION, Suite
 from .sweep import TOKEN_VAR, sweep
 
 __all__ = ["ANSWER_FIELDS", "DEFAULT_STARTUP_TIMEOUT", "HELLO", "STDERR_TAIL", "Testee", "TesteeError", "parse_answer"]
 
-HELLO = "omnimessage-conformance"
+HELLO = wire.HELLO
 DEFAULT_STARTUP_TIMEOUT = 30.0
 STDERR_TAIL = 16 * 1024
 
 
 _Scalar = str | int | float | bool | None
-ANSWER_FIELDS = ("hello", "protocol", "implementation", "version", "id", "result", "output", "category",
-                 "pointer", "message", "reason")
-"""The members of a handshake reply or an answer the runner reads (conformance/TESTEE-PROTOCOL.md).
-Every other member is skipped by the parser, never built into objects."""
+ANSWER_FIELDS: Final = tuple(dict.fromkeys(
+    name for answer in (wire.TesteeHello, wire.Encoded, wire.Refused, wire.Skipped) for name in get_type_hints(answer)
+))
+"""The members of a handshake reply or a codec answer the runner reads: those of the generated types
+(:mod:`.testee_protocol`, from conformance/testee-protocol.schema.json). Each is read as any scalar, so
+that a wrong-typed one is judged (and named) by :func:`.judge.judge`, a nested one refused as it is met;
+every other member is skipped by the parser, never built into objects."""
 _Answer = msgspec.defstruct(
     "_Answer", [(f, _Scalar | msgspec.UnsetType, msgspec.UNSET) for f in ANSWER_FIELDS], forbid_unknown_fields=False,
 )
@@ -162,7 +166,7 @@ class Testee:
         with contextlib.suppress(AttributeError, OSError):  # Linux >= 5.3: readable once it exits
             self._pidfd = os.pidfd_open(self.proc.pid)
             self._sel.register(self._pidfd, selectors.EVENT_READ)
-        hello = {
+        hello: wire.RunnerHello = {
             "hello": HELLO,
             "protocol": PROTOCOL_VERSION,
             "suite_version": suite.suite_version,
@@ -233,15 +237,15 @@ class Testee:
         text = self._stderr.decode("utf-8", "replace")[-limit:]
         return "\n".join(f"  | {sanitize(line)}" for line in text.rstrip("\n").split("\n")) if text else ""
 
-    def request(self, req: dict[str, Any], timeout: float) -> dict[str, Any]:
+    def request(self, req: wire.Request, timeout: float) -> dict[str, Any]:
         return self._roundtrip(req, time.monotonic() + timeout, f"case {req.get('id')}")
 
-    def request_line(self, req: dict[str, Any], timeout: float) -> bytes:
+    def request_line(self, req: wire.ConsumerRequest, timeout: float) -> bytes:
         """The answer line to `req` unparsed (capped at `max_response_bytes`), for an answer the
         caller parses itself (the consumer role's nested cards)."""
         return self._exchange(json.dumps(req).encode() + b"\n", time.monotonic() + timeout, f"case {req.get('id')}")
 
-    def _roundtrip(self, msg: dict[str, Any], deadline: float, what: str) -> dict[str, Any]:
+    def _roundtrip(self, msg: Mapping[str, object], deadline: float, what: str) -> dict[str, Any]:
         line = self._exchange(json.dumps(msg).encode() + b"\n", deadline, what)
         return parse_answer(line, what)
 

@@ -11,21 +11,13 @@ import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { createInterface } from "node:readline";
 import { DEFAULT_MAX_LINE_BYTES, encode, iterMessagesSync } from "omnimessage";
-import { handleConsumer, isConsumerRequest } from "./testee-consumer.js";
+import { handleConsumer, isConsumerRequest, type Echoed } from "./testee-consumer.js";
+import { HELLO, PROTOCOL, type Answer, type Refused, type Request, type TesteeHello } from "./testee-protocol.js";
 import { EXIT_OK, EXIT_USAGE } from "./usage.js";
 
-const HELLO = "omnimessage-conformance";
-const PROTOCOL = 1;
-
-/** A request as it arrives: any JSON value; the fields below are read as the protocol names them. */
-interface Request {
-  id?: unknown;
-  input?: unknown;
-  mode?: unknown;
-  max_line_bytes?: unknown;
-}
-
-type Response = Record<string, unknown>;
+/** A request as it arrives: any JSON value; its members are checked here before they are used. */
+type Arrived = { [K in keyof Request]?: unknown };
+type Response = Echoed<Answer>;
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
@@ -33,7 +25,7 @@ function messageOf(e: unknown): string {
 
 /** Answer one testee request: the input read as a one-line JSON Lines file. */
 export function handle(parsed: unknown): Response {
-  const req = parsed as Request; // null throws below, as any malformed request: answered `skipped`
+  const req = parsed as Arrived; // null throws below, as any malformed request: answered `skipped`
   const id = req.id ?? null;
   let data: Uint8Array;
   let lenient: boolean;
@@ -53,7 +45,7 @@ export function handle(parsed: unknown): Response {
   if (lines.length !== 1 || line === undefined) return { id, result: "skipped", reason: `malformed request: the input holds ${lines.length} lines; the protocol sends exactly one` };
   if (line.error !== null) {
     const e = line.error;
-    const resp: Response = { id, result: "refused", category: e.category, pointer: e.pointer };
+    const resp: Echoed<Refused> = { id, result: "refused", category: e.category, pointer: e.pointer };
     if (e.offset !== null) resp.offset = e.offset;
     resp.message = e.detail;
     return resp;
@@ -63,16 +55,16 @@ export function handle(parsed: unknown): Response {
 }
 
 /** The version in this package's package.json (dist/cli/ is two levels below it). */
-function packageVersion(): unknown {
+function packageVersion(): string | undefined {
   const pkg = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version?: unknown };
-  return pkg.version;
+  return typeof pkg.version === "string" ? pkg.version : undefined;
 }
 
 /** Whether the first line is the runner's handshake, of a protocol version this testee speaks. */
 function isHello(text: string): boolean {
-  let hello: { hello?: unknown; protocol?: unknown } | null;
+  let hello: { [K in keyof TesteeHello]?: unknown } | null;
   try {
-    hello = JSON.parse(text) as { hello?: unknown; protocol?: unknown } | null;
+    hello = JSON.parse(text) as { [K in keyof TesteeHello]?: unknown } | null;
   } catch {
     hello = null;
   }
@@ -91,7 +83,8 @@ export async function testee(): Promise<number> {
         process.stderr.write(`testee: unsupported handshake ${text}\n`);
         return EXIT_USAGE;
       }
-      process.stdout.write(JSON.stringify({ hello: HELLO, protocol: PROTOCOL, implementation: "omnimessage-typescript", version }) + "\n");
+      const reply: TesteeHello = { hello: HELLO, protocol: PROTOCOL, implementation: "omnimessage-typescript", ...(version === undefined ? {} : { version }) };
+      process.stdout.write(JSON.stringify(reply) + "\n");
       continue;
     }
     if (!text.trim()) continue;

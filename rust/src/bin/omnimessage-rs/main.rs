@@ -15,6 +15,7 @@ mod differential;
 mod json;
 mod read;
 mod testee;
+mod testee_protocol;
 
 const USAGE: &str = "usage: omnimessage-rs canonicalize [--lenient] [FILE]\n       omnimessage-rs testee\n       omnimessage-rs read [--lenient] FILE\n       omnimessage-rs bench MODE FILE (strict | roundtrip)\n";
 

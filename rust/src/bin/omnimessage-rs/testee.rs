@@ -8,9 +8,8 @@ use omnimessage::tables::DEFAULT_MAX_LINE_BYTES;
 use omnimessage::{Reader, ReaderOptions};
 
 use crate::base64;
-use crate::json::{parse_object, push_str, Value};
-
-const HELLO: &str = "omnimessage-conformance";
+use crate::json::{parse_object, push_str};
+use crate::testee_protocol::{Request, RunnerHello, HELLO, PROTOCOL};
 
 pub fn run() -> i32 {
     let stdin = std::io::stdin();
@@ -21,13 +20,13 @@ pub fn run() -> i32 {
     if input.read_until(b'\n', &mut line).is_err() {
         return 2;
     }
-    let hello = parse_object(&line).unwrap_or_default();
-    if hello.get("hello") != Some(&Value::Str(HELLO.into())) || hello.get("protocol") != Some(&Value::Int(1)) {
+    let hello = RunnerHello::read(&parse_object(&line).unwrap_or_default());
+    if hello.hello.as_deref() != Some(HELLO) || hello.protocol != Some(PROTOCOL) {
         eprintln!("testee: unsupported handshake");
         return 2;
     }
     let reply = format!(
-        "{{\"hello\":\"{HELLO}\",\"protocol\":1,\"implementation\":\"omnimessage-rust\",\"version\":\"{}\"}}\n",
+        "{{\"hello\":\"{HELLO}\",\"protocol\":{PROTOCOL},\"implementation\":\"omnimessage-rust\",\"version\":\"{}\"}}\n",
         env!("CARGO_PKG_VERSION")
     );
     if out.write_all(reply.as_bytes()).and_then(|()| out.flush()).is_err() {
@@ -48,20 +47,13 @@ pub fn run() -> i32 {
 }
 
 fn answer(line: &[u8]) -> String {
-    let req = parse_object(line).unwrap_or_default();
-    let id = match req.get("id") {
-        Some(Value::Str(s)) => s.clone(),
-        _ => String::new(),
-    };
+    let req = Request::read(&parse_object(line).unwrap_or_default());
     let mut out = String::from("{\"id\":");
-    push_str(&mut out, &id);
-    let input = match req.get("input") {
-        Some(Value::Str(s)) => base64::decode(s),
-        _ => None,
-    };
-    let lenient = req.get("mode") == Some(&Value::Str("lenient".into()));
-    let limit = match req.get("max_line_bytes") {
-        Some(Value::Int(n)) if *n > 0 => *n as usize,
+    push_str(&mut out, req.id.as_deref().unwrap_or_default());
+    let input = req.input.as_deref().and_then(base64::decode);
+    let lenient = req.mode.as_deref() == Some("lenient");
+    let limit = match req.max_line_bytes {
+        Some(n) if n > 0 => n as usize,
         _ => DEFAULT_MAX_LINE_BYTES,
     };
     let Some(data) = input else {
