@@ -35,9 +35,10 @@ function next(t: string, needle: string, from: number): number {
  * and a surrogate pair. These searches are the proof that a line the one-pass path reads holds no lone
  * surrogate, which UTF-8 cannot carry (`decode` refuses it), so such a line is not scanned again for
  * one. (A unicode-mode class, which steps over pairs itself, costs several times this on every
- * character.)
+ * character. Written as a run of characters, then escapes each followed by a run, `A*(BA*)*`,
+ * it stops where `(A+|B)*` would and costs 2% fewer instructions on the bench's trace.)
  */
-const PLAIN = /(?:[^"\\\u0000-\u001f\ud800-\udfff]+|\\["\\bfnrt])*/y;
+const PLAIN = /[^"\\\u0000-\u001f\ud800-\udfff]*(?:\\["\\bfnrt][^"\\\u0000-\u001f\ud800-\udfff]*)*/y;
 
 function isLowSurrogate(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
