@@ -35,9 +35,10 @@ function next(t: string, needle: string, from: number): number {
  * and a surrogate pair. These searches are the proof that a line the one-pass path reads holds no lone
  * surrogate, which UTF-8 cannot carry (`decode` refuses it), so such a line is not scanned again for
  * one. (A unicode-mode class, which steps over pairs itself, costs several times this on every
- * character.)
+ * character. Written as a run of characters, then escapes each followed by a run, `A*(BA*)*`,
+ * it stops where `(A+|B)*` would and costs 2% fewer instructions on the bench's trace.)
  */
-const PLAIN = /(?:[^"\\\u0000-\u001f\ud800-\udfff]+|\\["\\bfnrt])*/y;
+const PLAIN = /[^"\\\u0000-\u001f\ud800-\udfff]*(?:\\["\\bfnrt][^"\\\u0000-\u001f\ud800-\udfff]*)*/y;
 
 function isLowSurrogate(c: number): boolean {
   return c >= 0xdc00 && c <= 0xdfff;
@@ -197,6 +198,17 @@ class CanonicalReader implements Reader {
     return raw;
   }
 }
+
+/**
+ * One reader kept alive for the life of the module, never used to read. Optimized code of the
+ * generated readers (they inline `CanonicalReader`'s methods) holds the readers' object shape
+ * only weakly; between decodes no reader is alive, and a full collection then frees that shape and
+ * throws the optimized readers away, which the next lines pay for by running unoptimized and
+ * compiling them again (measured: a collection before a pass of 3,563 small lines made the pass
+ * cost 4.7 times its instructions). This instance keeps the shape, so the code survives
+ * collections (typescript/test/canonical-gc.test.mjs).
+ */
+export const SHAPE_KEEPER: object = new CanonicalReader("");
 
 /**
  * The message of a canonical line, read in one pass (`end`: the line's length without its one

@@ -161,3 +161,10 @@ export class Replay implements Writer {
   }
 }
 
+
+/**
+ * One instance of each writer kept alive for the life of the module, never used: the optimized
+ * generated encoders hold a writer's object shape only weakly, so without one alive a full
+ * collection threw that code away (see `SHAPE_KEEPER` of `canonical.ts`, the same for the readers).
+ */
+export const SHAPE_KEEPERS: readonly object[] = [new Verifier(""), new Replay({ text: "", values: [] })];
