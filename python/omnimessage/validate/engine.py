@@ -13,17 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Final
 
-from .._generated.models import (
-    UNSET,
-    EventMessage,
-    McpConnectBeginPayload,
-    McpConnectEndPayload,
-    Message,
-    ModelMessage,
-    SessionMetaMessage,
-    SessionMetaPayload,
-    ToolListReadyPayload,
-)
+from .._generated.models import UNSET, EventMessage, Message, ModelMessage, SessionMetaMessage
 from .._tables import RUNTIME
 from ..codec import OpaqueMessage, decode_canonical, encode
 from ..errors import DecodeError
@@ -34,6 +24,7 @@ from .checks import DISPATCH, files, origin, pairing, streaming
 from .checks.values import timestamp
 from .context import Context
 from .finding import Finding
+from .fused import OPENING, step
 from .recover import generic
 from .state import Session
 
@@ -44,8 +35,6 @@ CLOSED_WINDOW: Final = 100_000
 
 _NONE: Final[tuple[()]] = ()
 _NATIVE: Final = RUNTIME.native
-_OPENING: Final = (McpConnectBeginPayload, McpConnectEndPayload, ToolListReadyPayload, SessionMetaPayload)
-"""What may follow a completed compaction_end while the new context opens (its records, then its meta)."""
 
 
 class Validator(Context):
@@ -127,7 +116,7 @@ class Validator(Context):
         """
         number = self.line + 1 if line is None else line
         if type(item) is bytes:  # the common case first: a line as iterating over a binary file gives it
-            self.feed_raw(item[:-1] if item.endswith(b"\n") else item, number, terminated)
+            step(self, item[:-1] if item.endswith(b"\n") else item, number, terminated)
         elif isinstance(item, (bytes, bytearray, memoryview, str)):
             raw = item.encode("utf-8", "surrogatepass") if isinstance(item, str) else bytes(item)
             if raw.endswith(b"\n"):
@@ -290,7 +279,7 @@ class Validator(Context):
                 head = files.rotated_head(self, msg, line)
         timestamp(self, s, msg.timestamp, line, head)
         payload = msg.payload
-        if s.opening and not isinstance(payload, _OPENING):
+        if s.opening and not isinstance(payload, OPENING):
             s.opening = False
         if s.expect is not None:
             streaming.expectation(self, s, payload, line)

@@ -1,0 +1,137 @@
+"""The validator's hot path fused into one function a line: `step`.
+
+The reference is the general path, `Validator.feed_raw` -> `_check` -> `checks.DISPATCH`, one call per
+stage and per check. `step` does the same for the common line, a canonical message the native fast
+path decodes: the envelope (line counts, session routing, the timestamp's fast path, the streaming
+expectation) inline, and for the most common line of a stream, a `delta` of an open segment, one
+handler per partial kind, made from the schema's fragment table (`FRAGMENT_OF`). Whatever is not
+that common case (a refusal, CR LF, a heal, a gated protocol, a last line without line feed, a
+trace, an origin chain, a timestamp that is not plainly later, a fragment some rule may report on) goes
+to the general path, which decides it: the findings are the reference's
+(python/tests/test_validate_fused.py runs both over every fixture, corpus and damaged variant).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final
+
+from .._generated.models import (
+    FRAGMENT_OF,
+    UNSET,
+    McpConnectBeginPayload,
+    McpConnectEndPayload,
+    SessionMetaPayload,
+    ToolCallOutputPayload,
+    ToolListReadyPayload,
+)
+from .._tables import RUNTIME
+from .checks import DISPATCH
+from .checks.streaming import expectation
+from .checks.values import FRACTIONS, timestamp
+from .state import SEGMENT_FRAGMENTS, SEGMENT_PREFIX, Session
+
+if TYPE_CHECKING:
+    from .engine import Validator
+
+__all__ = ["DELTAS", "OPENING", "step"]
+
+OPENING: Final = (McpConnectBeginPayload, McpConnectEndPayload, ToolListReadyPayload, SessionMetaPayload)
+"""What may follow a completed compaction_end while the new context opens (its records, then its meta)."""
+_NATIVE: Final = RUNTIME.native
+_TOOL_CALL_ID: Final = "tool_call_id"
+
+
+def _delta(cls: type, field: str) -> Callable[[Session, Any, int], bool]:
+    """The handler of a `delta` of `cls` (a partial payload class streaming `field`): what
+    `streaming.fragment` does with a delta of an open segment that no rule reports on; False (having
+    changed nothing) for any other, which the general path then takes."""
+    fields = cls.__struct_fields__  # type: ignore[attr-defined]
+    keyed = _TOOL_CALL_ID in fields
+    tool_side = FRAGMENT_OF[cls][0] is ToolCallOutputPayload  # the tool's output, not the model's
+    named = "name" in fields  # OM306: one tool name a segment
+    with_images = "images" in fields  # OM307: images; the general path judges them
+
+    def delta(s: Session, p: Any, line: int) -> bool:
+        if not tool_side and s.usage and not s.usage_reported:
+            return False  # OM407
+        tid = p.tool_call_id if keyed else None
+        seg = s.segs.get((cls, tid))
+        if seg is None:
+            return False  # OM301, or a segment not tracked
+        if with_images and p.images is not UNSET:
+            return False
+        if named:
+            name = p.name
+            if name:
+                if seg.name is None:
+                    seg.name = name
+                elif seg.name != name and not seg.tainted:
+                    return False
+        if tool_side:
+            c = s.calls.get(tid)  # type: ignore[arg-type]
+            if c is not None and not c.started:
+                c.started = line
+        # Segment.add, inline
+        fragment: str = getattr(p, field)
+        parts = seg.parts
+        parts.append(fragment)
+        n = len(fragment)
+        seg.size += n
+        if seg.digest is None:
+            budget = seg.budget
+            budget.left -= n
+            if budget.left < 0 or len(parts) > SEGMENT_FRAGMENTS:
+                seg.flush()
+        elif seg.size > SEGMENT_PREFIX or len(parts) > SEGMENT_FRAGMENTS:
+            seg.flush()
+        return True
+
+    return delta
+
+
+DELTAS: Final[dict[type, Callable[[Session, Any, int], bool]]] = {
+    partial: _delta(partial, field) for partial, (_, field) in FRAGMENT_OF.items()
+}
+"""Partial payload class -> the handler of its common `delta`, one per row of `FRAGMENT_OF`."""
+
+
+def step(v: Validator, raw: bytes, line: int, terminated: bool) -> None:
+    """`v.feed_raw(raw, line, terminated)`, fused for the common line (see the module)."""
+    msg = None
+    if terminated and _NATIVE is not None and v.heal is None and not v.gated and not raw.endswith(b"\r"):
+        msg = _NATIVE(raw)
+    if msg is None:
+        v.feed_raw(raw, line, terminated)
+        return
+    # Validator.feed_raw, what it does with such a line
+    v.line = line
+    v.lines += 1
+    v.file_lines += 1
+    trace = v.trace
+    if msg.origin is not UNSET or (trace and (not v.file_msgs or v.head)):
+        v._check(msg, line)  # a child session's message; a trace file's first message or its head
+        return
+    # Validator._check, inline: a message of the main session, not a trace file's first or head
+    v.messages += 1
+    if trace:
+        v.file_msgs += 1
+    s = v.main
+    ts = msg.timestamp
+    prev = s.ts
+    if ts[:19] == v.ts_second and ts[19:] in FRACTIONS and (
+            prev is None or (len(ts) == 24 == len(prev) and ts >= prev)):
+        s.ts = ts
+        s.ts_line = line
+    else:
+        timestamp(v, s, ts, line, False)
+    payload = msg.payload
+    cls = type(payload)
+    if s.opening and not isinstance(payload, OPENING):
+        s.opening = False
+    if s.expect is not None:
+        expectation(v, s, payload, line)
+    delta = DELTAS.get(cls)
+    if delta is None or trace or payload.event_type != "delta" or not delta(s, payload, line):
+        DISPATCH[cls](v, s, payload, line, msg)
+

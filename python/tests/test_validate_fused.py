@@ -1,0 +1,193 @@
+"""The fused hot path (`omnimessage.validate.fused.step`) against its reference, the general path
+(`Validator.feed_raw`): the same findings (rule, line, pointer, message, severity) on every validator
+fixture, the producer corpus, the bench corpora's generators and damaged variants of them (lines cut,
+swapped, dropped; a delta's fragment changed; a line's bytes cut short).
+
+`reference` swaps the fused path out for the general one wherever the engine calls it (`feed`, the
+sources' loop), so that the whole input path, sources and all, runs once each way."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ROOT as CHECKOUT
+
+from omnimessage.validate import Validator, engine, feed, fused
+from omnimessage.validate.api import validate_path
+from omnimessage_dev.synth.corpora import stream, trace
+
+VALIDATOR = CHECKOUT / "conformance" / "validator"
+PRODUCERS = CHECKOUT / "conformance" / "producers"
+EXPECTS = sorted(VALIDATOR.glob("OM*/*.expect.json"))
+
+Row = tuple[str, int, str, str, str, str]
+
+
+def _general(v: Validator, raw: bytes, line: int, terminated: bool) -> None:
+    v.feed_raw(raw, line, terminated)
+
+
+@contextmanager
+def reference() -> Iterator[None]:
+    """The general path wherever the engine takes the fused one."""
+    saved = engine.step, feed.step
+    engine.step = feed.step = _general
+    try:
+        yield
+    finally:
+        engine.step, feed.step = saved
+
+
+def _rows(report: Any) -> list[Row]:
+    return [(f.rule, f.line, f.pointer, f.message, f.severity, f.path) for f in report.findings]
+
+
+def _both(run: Callable[[], list[Row]]) -> tuple[list[Row], list[Row]]:
+    fast = run()
+    with reference():
+        slow = run()
+    return fast, slow
+
+
+def _fixture_args(expect: Path) -> tuple[Path, dict[str, Any]]:
+    meta = json.loads(expect.read_text(encoding="utf-8"))
+    stem = expect.name[: -len(".expect.json")]
+    target = expect.parent / (stem + {"jsonl": ".jsonl", "sse": ".sse", "dir": ""}[meta["input"]])
+    opts = dict(meta.get("options", {}))
+    kwargs: dict[str, Any] = {k: opts[k] for k in ("legacy", "lenient", "truncated", "protocol", "max_line_bytes")
+                              if k in opts}
+    if meta["input"] == "sse":
+        kwargs["sse"] = True
+    else:
+        kwargs["profile"] = meta["profile"]
+    return target, kwargs
+
+
+@pytest.mark.parametrize("expect", EXPECTS, ids=[f"{p.parent.name}/{p.name[:-12]}" for p in EXPECTS])
+def test_validator_fixtures(expect: Path) -> None:
+    target, kwargs = _fixture_args(expect)
+    fast, slow = _both(lambda: _rows(validate_path(target, **kwargs)))
+    assert fast == slow
+
+
+PRODUCER_ENTRIES = json.loads((PRODUCERS / "index.json").read_text(encoding="utf-8"))["entries"]
+
+
+@pytest.mark.parametrize("entry", PRODUCER_ENTRIES, ids=[e["path"] for e in PRODUCER_ENTRIES])
+def test_producer_corpus(entry: dict[str, Any]) -> None:
+    kwargs: dict[str, Any] = dict(entry["options"])
+    if entry["input"] == "sse":
+        kwargs["sse"] = True
+    else:
+        kwargs["profile"] = entry["profile"]
+    fast, slow = _both(lambda: _rows(validate_path(PRODUCERS / entry["path"], **kwargs)))
+    assert fast == slow
+
+
+# ------------------------------------------------------------------ line by line, damaged inputs
+
+
+def _feed(lines: list[bytes], profile: str, *, midstream: bool = False) -> list[Row]:
+    v = Validator(profile)
+    if midstream:
+        v.unknown_past()
+    out = [f for ln in lines for f in v.feed(ln)] + list(v.finish())
+    return [(f.rule, f.line, f.pointer, f.message, f.severity, f.path) for f in out]
+
+
+def _corrupt_delta(lines: list[bytes], rnd: random.Random) -> list[bytes]:
+    """One delta's fragment changed (a character replaced, added or removed)."""
+    deltas = [i for i, ln in enumerate(lines) if b'"event_type":"delta"' in ln]
+    out = list(lines)
+    for i in rnd.sample(deltas, min(3, len(deltas))):
+        m = json.loads(out[i])
+        p = m["payload"]
+        field = next(k for k in ("text", "thinking", "arguments", "output") if k in p)
+        frag = p[field]
+        p[field] = rnd.choice([frag + "x", frag[1:], "Z" + frag[1:]])
+        if rnd.random() < 0.3 and "name" in p:
+            p["name"] = "other_tool"
+        text = json.dumps(m, ensure_ascii=False, separators=(",", ":"))
+        try:
+            out[i] = text.encode()
+        except UnicodeEncodeError:  # a half of a pair: escaped (a line the general path then decodes)
+            out[i] = json.dumps(m, separators=(",", ":")).encode()
+    return out
+
+
+def _damaged(lines: list[bytes], seed: int) -> Iterator[tuple[str, list[bytes]]]:
+    rnd = random.Random(seed)
+    n = len(lines)
+    yield "whole", lines
+    yield "truncated", lines[: rnd.randrange(1, n)]
+    cut = list(lines)
+    k = rnd.randrange(n)
+    cut[k] = cut[k][: len(cut[k]) // 2]  # a line's bytes cut short
+    yield "cut-line", cut
+    for j in range(3):
+        swapped = list(lines)
+        for _ in range(1 + j * 5):
+            i = rnd.randrange(n - 1)
+            swapped[i], swapped[i + 1] = swapped[i + 1], swapped[i]
+        yield f"swapped-{j}", swapped
+        dropped = [ln for ln in lines if rnd.random() > 0.02 * (j + 1)]
+        yield f"dropped-{j}", dropped
+        yield f"corrupt-delta-{j}", _corrupt_delta(lines, rnd)
+    yield "crlf", [ln + b"\r" if rnd.random() < 0.05 else ln for ln in lines]
+
+
+def _corpus(name: str) -> list[bytes]:
+    gen = {"stream": stream, "trace": trace}[name]
+    return [ln.rstrip(b"\n") for ln in gen(48 << 10 if name == "stream" else 192 << 10)]
+
+
+@pytest.mark.parametrize("name", ["stream", "trace"])
+def test_bench_corpora_and_damaged_variants(name: str) -> None:
+    lines = _corpus(name)
+    assert len(lines) > 50
+    for what, variant in _damaged(lines, seed=len(lines)):
+        for midstream in (False, True):
+            fast, slow = _both(lambda v=variant, m=midstream: _feed(v, name, midstream=m))  # type: ignore[misc]
+            assert fast == slow, (what, midstream)
+
+
+STREAMS = sorted(PRODUCERS.glob("*.stream.jsonl"))
+
+
+@pytest.mark.parametrize("path", STREAMS, ids=[p.name for p in STREAMS])
+def test_producer_streams_damaged(path: Path) -> None:
+    lines = path.read_bytes().splitlines()
+    for what, variant in _damaged(lines, seed=7):
+        fast, slow = _both(lambda v=variant: _feed(v, "stream"))  # type: ignore[misc]
+        assert fast == slow, what
+
+
+def test_the_fused_path_is_taken() -> None:
+    """The comparison means something only if the fused handlers run: on a clean stream they take
+    every delta of the main session (a forwarded one goes the general way)."""
+    handled = 0
+    handlers = dict(fused.DELTAS)
+
+    def counting(h: Callable[..., bool]) -> Callable[..., bool]:
+        def wrapped(*args: Any) -> bool:
+            nonlocal handled
+            took = h(*args)
+            handled += took
+            return took
+        return wrapped
+
+    lines = _corpus("stream")
+    for cls, h in handlers.items():
+        fused.DELTAS[cls] = counting(h)
+    try:
+        assert _feed(lines, "stream") == []
+    finally:
+        fused.DELTAS.update(handlers)
+    deltas = sum(1 for ln in lines if b'"event_type":"delta"' in ln and b'"origin"' not in ln)
+    assert deltas > 50 and handled == deltas
