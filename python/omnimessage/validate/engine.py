@@ -11,6 +11,7 @@ call ids), never by the size of the input.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain
 from typing import Final
 
 from .._generated.models import UNSET, EventMessage, Message, ModelMessage, SessionMetaMessage
@@ -24,7 +25,7 @@ from .checks import DISPATCH, files, origin, pairing, streaming
 from .checks.values import timestamp
 from .context import Context
 from .finding import Finding
-from .fused import OPENING, step
+from .fused import OPENING, run, step
 from .recover import generic
 from .state import Session
 
@@ -224,15 +225,17 @@ class Validator(Context):
         (OM002). Lines given without line feeds (`splitlines()`) are all taken as terminated.
         `reader.Line`s carry their own `terminated`.
         """
+        it = iter(items)
         with_lf: bool | None = None
-        for item in items:
+        for item in it:  # up to the first line: as `feed` takes it
             if isinstance(item, (bytes, bytearray, memoryview, str)):
-                ends = bytes(item[-1:]) == b"\n" if not isinstance(item, str) else item.endswith("\n")
-                if with_lf is None:
-                    with_lf = ends
-                yield from self.feed(item, terminated=ends or not with_lf)
-            else:
-                yield from self.feed(item)
+                with_lf = bytes(item[-1:]) == b"\n" if not isinstance(item, str) else item.endswith("\n")
+                it = chain((item,), it)
+                break
+            yield from self.feed(item)
+        if with_lf is not None:
+            while run(self, it, with_lf):  # the fused loop (fused.py): it stops at each line with findings
+                yield from self.take()
         yield from self.finish()
 
     def __enter__(self) -> Validator:

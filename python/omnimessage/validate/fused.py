@@ -13,7 +13,7 @@ to the general path, which decides it: the findings are the reference's
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Final
 
 from .._generated.models import (
@@ -34,7 +34,7 @@ from .state import SEGMENT_FRAGMENTS, SEGMENT_PREFIX, Session
 if TYPE_CHECKING:
     from .engine import Validator
 
-__all__ = ["DELTAS", "OPENING", "step"]
+__all__ = ["DELTAS", "OPENING", "run", "step"]
 
 OPENING: Final = (McpConnectBeginPayload, McpConnectEndPayload, ToolListReadyPayload, SessionMetaPayload)
 """What may follow a completed compaction_end while the new context opens (its records, then its meta)."""
@@ -97,41 +97,90 @@ DELTAS: Final[dict[type, Callable[[Session, Any, int], bool]]] = {
 
 
 def step(v: Validator, raw: bytes, line: int, terminated: bool) -> None:
-    """`v.feed_raw(raw, line, terminated)`, fused for the common line (see the module)."""
-    msg = None
-    if terminated and _NATIVE is not None and v.heal is None and not v.gated and not raw.endswith(b"\r"):
-        msg = _NATIVE(raw)
-    if msg is None:
-        v.feed_raw(raw, line, terminated)
-        return
-    # Validator.feed_raw, what it does with such a line
-    v.line = line
-    v.lines += 1
-    v.file_lines += 1
-    trace = v.trace
-    if msg.origin is not UNSET or (trace and (not v.file_msgs or v.head)):
-        v._check(msg, line)  # a child session's message; a trace file's first message or its head
-        return
-    # Validator._check, inline: a message of the main session, not a trace file's first or head
-    v.messages += 1
-    if trace:
-        v.file_msgs += 1
-    s = v.main
-    ts = msg.timestamp
-    prev = s.ts
-    if ts[:19] == v.ts_second and ts[19:] in FRACTIONS and (
-            prev is None or (len(ts) == 24 == len(prev) and ts >= prev)):
-        s.ts = ts
-        s.ts_line = line
+    """`v.feed_raw(raw, line, terminated)` (`raw` without its line feed), fused for the common line (see
+    the module); findings go to `v.take()`."""
+    if terminated:
+        v.line = line - 1
+        run(v, iter((raw,)), False, stripped=True)
     else:
-        timestamp(v, s, ts, line, False)
-    payload = msg.payload
-    cls = type(payload)
-    if s.opening and not isinstance(payload, OPENING):
-        s.opening = False
-    if s.expect is not None:
-        expectation(v, s, payload, line)
-    delta = DELTAS.get(cls)
-    if delta is None or trace or payload.event_type != "delta" or not delta(s, payload, line):
-        DISPATCH[cls](v, s, payload, line, msg)
+        v.feed_raw(raw, line, False)
 
+
+def run(v: Validator, items: Iterator[object], with_lf: bool, *, stripped: bool = False) -> bool:
+    """Feed `items` (numbered on from `v.line`), as `Validator.validate_lines` takes them, until one
+    produces findings (True: they wait in `v.take()`, more items may follow) or none are left (False).
+
+    A line of bytes is terminated when it ends with a line feed (taken off) or `with_lf` is false (as
+    in `validate_lines`); with `stripped`, every line is given without its line feed, terminated. Every
+    other item goes to `v.feed`."""
+    native = _NATIVE
+    main = v.main
+    deltas = DELTAS
+    dispatch = DISPATCH
+    fractions = FRACTIONS
+    unset = UNSET
+    for item in items:
+        if type(item) is not bytes or native is None:
+            if isinstance(item, (bytes, bytearray, memoryview, str)):
+                ends = bytes(item[-1:]) == b"\n" if not isinstance(item, str) else item.endswith("\n")
+                found = v.feed(item, terminated=ends or not with_lf)
+            else:
+                found = v.feed(item)  # type: ignore[arg-type]
+            if found:
+                v._pending = list(found)  # (feed took them)
+                return True
+            continue
+        line = v.line + 1
+        if stripped:
+            raw = item
+        elif item and item[-1] == 10:
+            raw = item[:-1]
+        elif with_lf:  # a last line without its line feed
+            v.feed_raw(item, line, False)
+            if v._pending:
+                return True
+            continue
+        else:
+            raw = item
+        msg = None
+        if v.heal is None and not v.gated and not (raw and raw[-1] == 13):
+            msg = native(raw)
+        if msg is None:
+            v.feed_raw(raw, line, True)
+            if v._pending:
+                return True
+            continue
+        # Validator.feed_raw, what it does with such a line
+        v.line = line
+        v.lines += 1
+        v.file_lines += 1
+        trace = v.trace
+        if msg.origin is not unset or (trace and (not v.file_msgs or v.head)):
+            v._check(msg, line)  # a child session's message; a trace file's first message or its head
+            if v._pending:
+                return True
+            continue
+        # Validator._check, inline: a message of the main session, not a trace file's first or head
+        v.messages += 1
+        if trace:
+            v.file_msgs += 1
+        ts = msg.timestamp
+        prev = main.ts
+        if ts[:19] == v.ts_second and ts[19:] in fractions and (
+                prev is None or (len(ts) == 24 == len(prev) and ts >= prev)):
+            main.ts = ts
+            main.ts_line = line
+        else:
+            timestamp(v, main, ts, line, False)
+        payload = msg.payload
+        cls = type(payload)
+        if main.opening and not isinstance(payload, OPENING):
+            main.opening = False
+        if main.expect is not None:
+            expectation(v, main, payload, line)
+        delta = deltas.get(cls)
+        if delta is None or trace or payload.event_type != "delta" or not delta(main, payload, line):
+            dispatch[cls](v, main, payload, line, msg)
+        if v._pending:
+            return True
+    return False
