@@ -126,7 +126,7 @@ def test_one_text_budget_across_the_open_segments_of_an_input() -> None:
         assert not v.feed(_call_part("delta", f"c{i}", text))
     segs = list(v.main.segs.values())
     assert [s.digest is None for s in segs] == [True, True, False, True]  # what fits still keeps its text
-    assert 0 <= v.budget.left and SEGMENT_TEXT - v.budget.left == 2 * len(big) + 5
+    assert v.budget.left >= 0 and SEGMENT_TEXT - v.budget.left == 2 * len(big) + 5
     assert len(segs[2].prefix) == SEGMENT_PREFIX and not segs[2].parts  # a digest: the prefix kept, not the text
     v.discontinuity()  # forgotten segments give their text back too
     assert v.budget.left == SEGMENT_TEXT

@@ -49,9 +49,9 @@ given once as an OM007 warning when reached, then counted only: {segments} open 
 per session (their fragments kept as text up to {text:,} characters per input, all open segments
 together, at most 4 bytes a character; a segment past that or past {fragments} fragments keeps its first
 {prefix} characters and a digest: its length and a hash), {calls:,} tool calls awaiting their output
-per session, {children} child sessions, {events} `server_event` types, {window:,} answered call ids per session. A report lists
-at most `--max-findings` findings per input (default {findings:,}) and counts the rest by rule;
-`--duration` bounds a `--sse-url` run, the wait for its headers included.
+per session, {children} child sessions, {events} `server_event` types, {window:,} answered call ids
+per session. A report lists at most `--max-findings` findings per input (default {findings:,}) and
+counts the rest by rule; `--duration` bounds a `--sse-url` run, the wait for its headers included.
 
 """
 
