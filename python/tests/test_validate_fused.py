@@ -191,11 +191,76 @@ def test_producer_streams_damaged(path: Path) -> None:
         _all_ways(variant, "stream")
 
 
+_TS = iter(range(10**6))
+
+
+def _m(payload: dict[str, Any], kind: str = "model_msg") -> bytes:
+    """A line of `payload`, a millisecond after the last one."""
+    n = next(_TS)
+    ts = f"2026-07-18T03:{n // 60000 % 60:02d}:{n // 1000 % 60:02d}.{n % 1000:03d}Z"
+    return json.dumps({"timestamp": ts, "type": kind, "payload": payload}, separators=(",", ":")).encode()
+
+
+def _text(et: str, text: str) -> bytes:
+    return _m({"type": "partial_text", "role": "assistant", "event_type": et, "text": text})
+
+
+def _call(et: str, tid: str, args: str, name: str = "f") -> bytes:
+    return _m({"type": "partial_tool_call", "role": "assistant", "event_type": et, "name": name, "arguments": args,
+               "tool_call_id": tid})
+
+
+def _out(et: str, tid: str, out: str, images: list[str] | None = None) -> bytes:
+    p: dict[str, Any] = {"type": "partial_tool_call_output", "role": "user", "event_type": et, "output": out}
+    if images is not None:
+        p["images"] = images
+    return _m({**p, "tool_call_id": tid})
+
+
+def _event(kind: str, **fields: Any) -> bytes:
+    return _m({"type": kind, **fields}, "event_msg")
+
+
+IMAGE = "data:image/png;base64,iVBORw0KGgo="
+USAGE = {"cache_read": 0, "cache_write": 1, "output": 1, "total": 2}
+CRAFTED: dict[str, list[bytes]] = {
+    # a start while the segment is open (OM302), a delta after its stop (OM301)
+    "restart": [_text("start", "a"), _text("start", "b"), _text("stop", ""), _text("delta", "c")],
+    # parallel tools: B's stop takes the expectation, A starts again before its complete output (OM303)
+    "late-start": [_out("start", "A", "x"), _out("stop", "A", ""), _out("start", "B", "y"), _out("stop", "B", ""),
+                   _out("start", "A", "z")],
+    # more open segments than the cap (OM007), then fragments of them
+    "cap": [_call("start", f"c{i}", "{") for i in range(130)] + [_call("delta", "c129", "x"),
+                                                                 _call("stop", "c0", "}")],
+    # a compaction's summary: stopped, no complete text after it
+    "compaction": [_event("compaction_begin", reason="context", mode="summarize", context=10, turns=1),
+                   _text("start", ""), _text("delta", "sum"), _text("stop", ""),
+                   _event("compaction_end", reason="context", mode="summarize", status="completed", attempt=1)],
+    # assistant output after the request's token_usage (OM407)
+    "after-usage": [_event("request_begin"), _event("token_usage", session=USAGE, request=USAGE),
+                    _text("start", ""), _text("delta", "late"), _text("stop", "")],
+    # a tool name changed on a delta and on a stop (OM306)
+    "names": [_call("start", "n", "", "a"), _call("delta", "n", "{", "b"), _call("stop", "n", "}", "c")],
+    # images on a start, twice on deltas, on a stop (OM307)
+    "images": [_out("start", "i", "", [IMAGE]), _out("delta", "i", "o", [IMAGE]), _out("delta", "i", "p", [IMAGE]),
+               _out("stop", "i", "", [IMAGE])],
+}
+
+
+@pytest.mark.parametrize("name", sorted(CRAFTED))
+def test_crafted_streams(name: str) -> None:
+    """What the corpora seldom hold: each case a handler must leave to the general path."""
+    lines = CRAFTED[name]
+    for midstream in (False, True):
+        _all_ways(lines, "stream", midstream=midstream)
+    assert _feed(lines, "stream", how="feed_raw") or name == "compaction"  # the general path finds something
+
+
 def test_the_fused_path_is_taken() -> None:
     """The comparison means something only if the fused handlers run: on a clean stream they take
-    every delta of the main session (a forwarded one goes the general way)."""
+    every fragment of the main session (a forwarded one goes the general way)."""
     handled = 0
-    handlers = dict(fused.DELTAS)
+    handlers = dict(fused.FRAGMENTS)
 
     def counting(h: Callable[..., bool]) -> Callable[..., bool]:
         def wrapped(*args: Any) -> bool:
@@ -207,10 +272,10 @@ def test_the_fused_path_is_taken() -> None:
 
     lines = _corpus("stream")
     for cls, h in handlers.items():
-        fused.DELTAS[cls] = counting(h)
+        fused.FRAGMENTS[cls] = counting(h)
     try:
         assert _feed(lines, "stream") == []
     finally:
-        fused.DELTAS.update(handlers)
-    deltas = sum(1 for ln in lines if b'"event_type":"delta"' in ln and b'"origin"' not in ln)
-    assert deltas > 50 and handled == deltas
+        fused.FRAGMENTS.update(handlers)
+    parts = sum(1 for ln in lines if b'"type":"partial_' in ln and b'"origin"' not in ln)
+    assert parts > 50 and handled == parts

@@ -29,12 +29,12 @@ from .._tables import RUNTIME
 from .checks import DISPATCH
 from .checks.streaming import expectation
 from .checks.values import FRACTIONS, timestamp
-from .state import SEGMENT_FRAGMENTS, SEGMENT_PREFIX, Session
+from .state import MAX_OPEN_SEGMENTS, SEGMENT_FRAGMENTS, SEGMENT_PREFIX, Budget, Segment, Session
 
 if TYPE_CHECKING:
     from .engine import Validator
 
-__all__ = ["DELTAS", "OPENING", "run", "step"]
+__all__ = ["FRAGMENTS", "OPENING", "run", "step"]
 
 OPENING: Final = (McpConnectBeginPayload, McpConnectEndPayload, ToolListReadyPayload, SessionMetaPayload)
 """What may follow a completed compaction_end while the new context opens (its records, then its meta)."""
@@ -42,9 +42,9 @@ _NATIVE: Final = RUNTIME.native
 _TOOL_CALL_ID: Final = "tool_call_id"
 
 
-def _delta(cls: type, field: str) -> Callable[[Session, Any, int], bool]:
-    """The handler of a `delta` of `cls` (a partial payload class streaming `field`): what
-    `streaming.fragment` does with a delta of an open segment that no rule reports on; False (having
+def _fragment(cls: type, field: str) -> Callable[[Session, Any, int, Budget], bool]:
+    """The handler of a fragment of `cls` (a partial payload class streaming `field`): what
+    `streaming.fragment` does with a start, delta or stop that no rule reports on; False (having
     changed nothing) for any other, which the general path then takes."""
     fields = cls.__struct_fields__  # type: ignore[attr-defined]
     keyed = _TOOL_CALL_ID in fields
@@ -52,48 +52,63 @@ def _delta(cls: type, field: str) -> Callable[[Session, Any, int], bool]:
     named = "name" in fields  # OM306: one tool name a segment
     with_images = "images" in fields  # OM307: images; the general path judges them
 
-    def delta(s: Session, p: Any, line: int) -> bool:
+    def fragment(s: Session, p: Any, line: int, budget: Budget) -> bool:
         if not tool_side and s.usage and not s.usage_reported:
             return False  # OM407
-        tid = p.tool_call_id if keyed else None
-        seg = s.segs.get((cls, tid))
-        if seg is None:
-            return False  # OM301, or a segment not tracked
         if with_images and p.images is not UNSET:
             return False
-        if named:
-            name = p.name
-            if name:
-                if seg.name is None:
-                    seg.name = name
-                elif seg.name != name and not seg.tainted:
-                    return False
+        tid = p.tool_call_id if keyed else None
+        key = (cls, tid)
+        segs = s.segs
+        et = p.event_type
+        if et == "start":
+            if key in segs or key in s.awaiting or len(segs) + len(s.awaiting) >= MAX_OPEN_SEGMENTS:
+                return False  # OM302, OM303, OM007
+            seg = segs[key] = Segment(line, budget)
+            if named and p.name:
+                seg.name = p.name
+        else:
+            got = segs.get(key)
+            if got is None or (et == "stop" and s.comp is not None):
+                return False  # OM301, a segment not tracked; a compaction's summary
+            seg = got
+            if named:
+                name = p.name
+                if name:
+                    if seg.name is None:
+                        seg.name = name
+                    elif seg.name != name and not seg.tainted:
+                        return False  # OM306
         if tool_side:
             c = s.calls.get(tid)  # type: ignore[arg-type]
             if c is not None and not c.started:
                 c.started = line
         # Segment.add, inline
-        fragment: str = getattr(p, field)
+        text: str = getattr(p, field)
         parts = seg.parts
-        parts.append(fragment)
-        n = len(fragment)
+        parts.append(text)
+        n = len(text)
         seg.size += n
         if seg.digest is None:
-            budget = seg.budget
             budget.left -= n
             if budget.left < 0 or len(parts) > SEGMENT_FRAGMENTS:
                 seg.flush()
         elif seg.size > SEGMENT_PREFIX or len(parts) > SEGMENT_FRAGMENTS:
             seg.flush()
+        if et == "stop":  # awaiting its complete message, which must come next (OM303)
+            del segs[key]
+            seg.stop_line = line
+            s.awaiting[key] = seg
+            s.expect = (key, line)
         return True
 
-    return delta
+    return fragment
 
 
-DELTAS: Final[dict[type, Callable[[Session, Any, int], bool]]] = {
-    partial: _delta(partial, field) for partial, (_, field) in FRAGMENT_OF.items()
+FRAGMENTS: Final[dict[type, Callable[[Session, Any, int, Budget], bool]]] = {
+    partial: _fragment(partial, field) for partial, (_, field) in FRAGMENT_OF.items()
 }
-"""Partial payload class -> the handler of its common `delta`, one per row of `FRAGMENT_OF`."""
+"""Partial payload class -> the handler of its common fragments, one per row of `FRAGMENT_OF`."""
 
 
 def step(v: Validator, raw: bytes, line: int, terminated: bool) -> None:
@@ -115,7 +130,8 @@ def run(v: Validator, items: Iterator[object], with_lf: bool, *, stripped: bool 
     other item goes to `v.feed`."""
     native = _NATIVE
     main = v.main
-    deltas = DELTAS
+    fragments = FRAGMENTS
+    budget = v.budget
     dispatch = DISPATCH
     fractions = FRACTIONS
     unset = UNSET
@@ -178,8 +194,8 @@ def run(v: Validator, items: Iterator[object], with_lf: bool, *, stripped: bool 
             main.opening = False
         if main.expect is not None:
             expectation(v, main, payload, line)
-        delta = deltas.get(cls)
-        if delta is None or trace or payload.event_type != "delta" or not delta(main, payload, line):
+        handler = fragments.get(cls)
+        if handler is None or trace or not handler(main, payload, line, budget):
             dispatch[cls](v, main, payload, line, msg)
         if v._pending:
             return True
