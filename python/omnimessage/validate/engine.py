@@ -3,9 +3,10 @@
 The facade over the rules: lines are decoded here (framing, OM114) or handed to `refusals`; each
 message is then routed to its session (`checks.origin`), checked for its place in the file
 (`checks.files`) and its timestamp (`checks.values`), and given to the checks `checks.CHECKS` lists
-for its payload type. Memory is bounded by the open state (open segments, calls awaiting their
-output, open requests, one entry per child session chain, a fixed-size window of recently answered
-call ids), never by the size of the input.
+for its payload type. The common line goes one shorter way, the fused loop of `fused` (the same
+findings: python/tests/test_validate_fused.py holds it to this general path). Memory is bounded by
+the open state (open segments, calls awaiting their output, open requests, one entry per child
+session chain, a fixed-size window of recently answered call ids), never by the size of the input.
 """
 
 from __future__ import annotations
@@ -143,7 +144,9 @@ class Validator(Context):
     def feed_raw(self, raw: bytes | None, line: int, terminated: bool = True) -> None:
         """Validate one line given without its line feed (`None`: a line over the length limit).
 
-        The fast path of `feed`: findings accumulate until `take()` (or the next `feed`).
+        Findings accumulate until `take()` (or the next `feed`). This is the general path, every rule
+        and every case: `feed`, `validate_lines` and the sources take the fused one (`fused.py`) for the
+        common line, which hands everything else here and finds what this finds.
         """
         self.line = line
         self.lines += 1
