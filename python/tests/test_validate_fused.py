@@ -279,3 +279,37 @@ def test_the_fused_path_is_taken() -> None:
         fused.FRAGMENTS.update(handlers)
     parts = sum(1 for ln in lines if b'"type":"partial_' in ln and b'"origin"' not in ln)
     assert parts > 50 and handled == parts
+
+
+def _timestamps() -> list[str]:
+    base = "2026-07-18T03:10:22"
+    tails = ["Z", ".5Z", ".05Z", ".685Z", ".6850Z", ".Z", "z", ".68Z5", ".6a5Z", ".٣٣٣Z", ".685\ud800", "", ".", ".685",
+             ".685Z ", "Z\n", ".99Z", ".000Z", ".999Z"]
+    out = [base + t for t in tails]
+    out += ["2026-07-18T03:10:23.000Z", "2026-07-18T03:10:21.999Z", "2026-07-18T03:10:2é.685Z", "", "x" * 24,
+            "2026-07-18T03:10:22.685Z\ud800"[:24], base]
+    return out
+
+
+def test_the_native_timestamp_check_is_the_plain_one() -> None:
+    """`TS_NEXT` (the accelerator's `ts_next` when built) says True only where the plain check does,
+    and the same on every ASCII input."""
+    from omnimessage import _accel_select
+
+    if _accel_select.ACTIVE:
+        assert fused.TS_NEXT is not fused._ts_plain  # the native one is what the loop takes
+    stamps = _timestamps()
+    seconds = ["2026-07-18T03:10:22", "2026-07-18T03:10:2", "", "2026-07-18T03:10:22Z", "2026-07-18T03:10:2é"]
+    prevs: list[str | None] = [None, "2026-07-18T03:10:22.500Z", "2026-07-18T03:10:22.685Z",
+                               "2026-07-18T03:10:22.900Z", "2026-07-18T03:10:22Z", "2026-07-18T03:10:22.68éZ",
+                               "2026-07-18T03:10:22.5Z"]
+    n = 0
+    for ts in stamps:
+        for second in seconds:
+            for prev in prevs:
+                got, want = fused.TS_NEXT(ts, second, prev), fused._ts_plain(ts, second, prev)
+                assert not got or want, (ts, second, prev)
+                if (ts + second + (prev or "")).isascii():
+                    assert got == want, (ts, second, prev)
+                n += got
+    assert n > 10  # the True side is exercised too

@@ -13,8 +13,8 @@ to the general path, which decides it: the findings are the reference's
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Final, Protocol, cast
 
 from .._generated.models import (
     FRAGMENT_OF,
@@ -29,16 +29,50 @@ from .._tables import RUNTIME
 from .checks import DISPATCH
 from .checks.streaming import expectation
 from .checks.values import FRACTIONS, timestamp
+from .context import Context
+from .finding import Finding
 from .state import MAX_OPEN_SEGMENTS, SEGMENT_FRAGMENTS, SEGMENT_PREFIX, Budget, Segment, Session
 
-if TYPE_CHECKING:
-    from .engine import Validator
+__all__ = ["FRAGMENTS", "OPENING", "TS_NEXT", "Engine", "run", "step"]
 
-__all__ = ["FRAGMENTS", "OPENING", "run", "step"]
+
+class Engine(Protocol):
+    """What the loop calls of the `Validator` (`engine`, which imports this module) besides its `Context`."""
+
+    def feed(self, item: Any, *, line: int | None = None, terminated: bool = True) -> Sequence[Finding]: ...
+
+    def feed_raw(self, raw: bytes | None, line: int, terminated: bool = True) -> None: ...
+
+    def _check(self, msg: Any, line: int) -> None: ...
+
 
 OPENING: Final = (McpConnectBeginPayload, McpConnectEndPayload, ToolListReadyPayload, SessionMetaPayload)
 """What may follow a completed compaction_end while the new context opens (its records, then its meta)."""
 _NATIVE: Final = RUNTIME.native
+
+
+def _ts_plain(ts: str, second: str, prev: str | None) -> bool:
+    """Whether `ts` is in the second `second` (already checked), ends in a fraction the rules accept, and
+    is not earlier than `prev` (then `values.timestamp` has nothing to report)."""
+    return ts[:19] == second and ts[19:] in FRACTIONS and (
+        prev is None or (len(ts) == 24 == len(prev) and ts >= prev))
+
+
+def _ts_native() -> Callable[[str, str, str | None], bool] | None:
+    """The accelerator's `ts_next` (`_ts_plain` in C, python/omnimessage/_native/module.c), when the
+    fast path is native and the build has it."""
+    if _NATIVE is None:
+        return None
+    try:
+        from .. import _accel  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    found: Callable[[str, str, str | None], bool] | None = getattr(_accel, "ts_next", None)
+    return found
+
+
+TS_NEXT: Final = _ts_native() or _ts_plain
+"""The timestamp fast path the fused loop takes: native when it can."""
 _TOOL_CALL_ID: Final = "tool_call_id"
 
 
@@ -111,17 +145,17 @@ FRAGMENTS: Final[dict[type, Callable[[Session, Any, int, Budget], bool]]] = {
 """Partial payload class -> the handler of its common fragments, one per row of `FRAGMENT_OF`."""
 
 
-def step(v: Validator, raw: bytes, line: int, terminated: bool) -> None:
+def step(v: Context, raw: bytes, line: int, terminated: bool) -> None:
     """`v.feed_raw(raw, line, terminated)` (`raw` without its line feed), fused for the common line (see
     the module); findings go to `v.take()`."""
     if terminated:
         v.line = line - 1
         run(v, iter((raw,)), False, stripped=True)
     else:
-        v.feed_raw(raw, line, False)
+        cast(Engine, v).feed_raw(raw, line, False)
 
 
-def run(v: Validator, items: Iterator[object], with_lf: bool, *, stripped: bool = False) -> bool:
+def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = False) -> bool:
     """Feed `items` (numbered on from `v.line`), as `Validator.validate_lines` takes them, until one
     produces findings (True: they wait in `v.take()`, more items may follow) or none are left (False).
 
@@ -133,15 +167,15 @@ def run(v: Validator, items: Iterator[object], with_lf: bool, *, stripped: bool 
     fragments = FRAGMENTS
     budget = v.budget
     dispatch = DISPATCH
-    fractions = FRACTIONS
+    ts_next = TS_NEXT
     unset = UNSET
     for item in items:
         if type(item) is not bytes or native is None:
             if isinstance(item, (bytes, bytearray, memoryview, str)):
                 ends = bytes(item[-1:]) == b"\n" if not isinstance(item, str) else item.endswith("\n")
-                found = v.feed(item, terminated=ends or not with_lf)
+                found = cast(Engine, v).feed(item, terminated=ends or not with_lf)
             else:
-                found = v.feed(item)  # type: ignore[arg-type]
+                found = cast(Engine, v).feed(item)
             if found:
                 v._pending = list(found)  # (feed took them)
                 return True
@@ -152,7 +186,7 @@ def run(v: Validator, items: Iterator[object], with_lf: bool, *, stripped: bool 
         elif item and item[-1] == 10:
             raw = item[:-1]
         elif with_lf:  # a last line without its line feed
-            v.feed_raw(item, line, False)
+            cast(Engine, v).feed_raw(item, line, False)
             if v._pending:
                 return True
             continue
@@ -162,7 +196,7 @@ def run(v: Validator, items: Iterator[object], with_lf: bool, *, stripped: bool 
         if v.heal is None and not v.gated and not (raw and raw[-1] == 13):
             msg = native(raw)
         if msg is None:
-            v.feed_raw(raw, line, True)
+            cast(Engine, v).feed_raw(raw, line, True)
             if v._pending:
                 return True
             continue
@@ -172,7 +206,7 @@ def run(v: Validator, items: Iterator[object], with_lf: bool, *, stripped: bool 
         v.file_lines += 1
         trace = v.trace
         if msg.origin is not unset or (trace and (not v.file_msgs or v.head)):
-            v._check(msg, line)  # a child session's message; a trace file's first message or its head
+            cast(Engine, v)._check(msg, line)  # a child session's message; a trace file's first or its head
             if v._pending:
                 return True
             continue
@@ -181,9 +215,7 @@ def run(v: Validator, items: Iterator[object], with_lf: bool, *, stripped: bool 
         if trace:
             v.file_msgs += 1
         ts = msg.timestamp
-        prev = main.ts
-        if ts[:19] == v.ts_second and ts[19:] in fractions and (
-                prev is None or (len(ts) == 24 == len(prev) and ts >= prev)):
+        if ts_next(ts, v.ts_second, main.ts):
             main.ts = ts
             main.ts_line = line
         else:
