@@ -14,7 +14,7 @@ to the general path, which decides it: the findings are the reference's
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, Final, Protocol, cast
+from typing import Any, Final, Protocol
 
 from .._generated.models import (
     FRAGMENT_OF,
@@ -152,7 +152,8 @@ def step(v: Context, raw: bytes, line: int, terminated: bool) -> None:
         v.line = line - 1
         run(v, iter((raw,)), False, stripped=True)
     else:
-        cast(Engine, v).feed_raw(raw, line, False)
+        engine: Engine = v  # type: ignore[assignment]
+        engine.feed_raw(raw, line, False)
 
 
 def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = False) -> bool:
@@ -162,6 +163,7 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
     A line of bytes is terminated when it ends with a line feed (taken off) or `with_lf` is false (as
     in `validate_lines`); with `stripped`, every line is given without its line feed, terminated. Every
     other item goes to `v.feed`."""
+    engine: Engine = v  # type: ignore[assignment]  # (a Validator: its Context and the Engine calls)
     native = _NATIVE
     main = v.main
     fragments = FRAGMENTS
@@ -173,9 +175,9 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
         if type(item) is not bytes or native is None:
             if isinstance(item, (bytes, bytearray, memoryview, str)):
                 ends = bytes(item[-1:]) == b"\n" if not isinstance(item, str) else item.endswith("\n")
-                found = cast(Engine, v).feed(item, terminated=ends or not with_lf)
+                found = engine.feed(item, terminated=ends or not with_lf)
             else:
-                found = cast(Engine, v).feed(item)
+                found = engine.feed(item)
             if found:
                 v._pending = list(found)  # (feed took them)
                 return True
@@ -186,7 +188,7 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
         elif item and item[-1] == 10:
             raw = item[:-1]
         elif with_lf:  # a last line without its line feed
-            cast(Engine, v).feed_raw(item, line, False)
+            engine.feed_raw(item, line, False)
             if v._pending:
                 return True
             continue
@@ -196,7 +198,7 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
         if v.heal is None and not v.gated and not (raw and raw[-1] == 13):
             msg = native(raw)
         if msg is None:
-            cast(Engine, v).feed_raw(raw, line, True)
+            engine.feed_raw(raw, line, True)
             if v._pending:
                 return True
             continue
@@ -206,7 +208,7 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
         v.file_lines += 1
         trace = v.trace
         if msg.origin is not unset or (trace and (not v.file_msgs or v.head)):
-            cast(Engine, v)._check(msg, line)  # a child session's message; a trace file's first or its head
+            engine._check(msg, line)  # a child session's message; a trace file's first or its head
             if v._pending:
                 return True
             continue
