@@ -22,6 +22,7 @@ from omnimessage.validate.state import (
     MAX_SERVER_EVENT_TYPES,
     SEGMENT_FRAGMENTS,
     SEGMENT_PREFIX,
+    SEGMENT_TEXT,
 )
 
 TS: Final = "2026-07-18T03:10:22.418Z"
@@ -94,6 +95,41 @@ def test_a_difference_within_the_prefix_is_named_as_before() -> None:
     small = _segment(["ab", "cd"], "abXd")  # a small segment: the fragments themselves
     assert small == [("OM305", "the fragments of lines 1-4 join to 4 characters, the complete text has 4; they "
                                "differ from character 2 ('cd' vs 'Xd')")]
+
+
+def test_a_segment_within_the_budget_keeps_its_text() -> None:
+    # 200 fragments of 30 characters: past the digest's prefix, within the input's budget
+    frags = [f"{i:03d}" + "x" * 27 for i in range(200)]
+    v = Validator("stream", canonical=False)
+    for ln in [_part("start", ""), *(_part("delta", f) for f in frags)]:
+        assert not v.feed(ln)
+    seg = next(iter(v.main.segs.values()))
+    assert seg.digest is None and seg.size == 6000 and v.budget.left == SEGMENT_TEXT - 6000
+    full = "".join(frags)
+    wrong = full[:5000] + "Y" + full[5001:]  # a difference past the prefix is named to the character
+    found = [(f.rule, f.message) for f in [*v.feed(_part("stop", "")), *v.feed(_text(wrong)), *v.finish()]]
+    assert found == [("OM305", "the fragments of lines 1-202 join to 6000 characters, the complete text has 6000; "
+                               "they differ from character 5000 ('xxxxxxxxxx167xxxxxxx' vs 'Yxxxxxxxxx167xxxxxxx')")]
+    assert v.budget.left == SEGMENT_TEXT  # the closed segment gave its text back
+
+
+def _call_part(event_type: str, tid: str, args: str) -> bytes:
+    return _line({"type": "partial_tool_call", "role": "assistant", "event_type": event_type, "name": "f",
+                  "arguments": args, "tool_call_id": tid})
+
+
+def test_one_text_budget_across_the_open_segments_of_an_input() -> None:
+    big = "a" * (SEGMENT_TEXT // 3 + 1)  # the third one takes the input past its budget
+    v = Validator("stream", canonical=False)
+    for i, text in enumerate([big, big, big, "small"]):
+        assert not v.feed(_call_part("start", f"c{i}", ""))
+        assert not v.feed(_call_part("delta", f"c{i}", text))
+    segs = list(v.main.segs.values())
+    assert [s.digest is None for s in segs] == [True, True, False, True]  # what fits still keeps its text
+    assert v.budget.left >= 0 and SEGMENT_TEXT - v.budget.left == 2 * len(big) + 5
+    assert len(segs[2].prefix) == SEGMENT_PREFIX and not segs[2].parts  # a digest: the prefix kept, not the text
+    v.discontinuity()  # forgotten segments give their text back too
+    assert v.budget.left == SEGMENT_TEXT
 
 
 def test_endless_empty_fragments_are_bounded() -> None:

@@ -152,6 +152,48 @@ static PyObject *entry(PyObject *self, PyObject *args) {
     return PyCFunction_NewEx(&entry_def, self, module); /* self: this module, so that it reads as a function */
 }
 
+/* The validator's timestamp fast path (omnimessage.validate.fused): whether `ts` is in the second
+ * `second` (its first 19 characters, an earlier timestamp's, already checked), ends in a fraction the
+ * rules accept ("Z", or "." and 1 to 3 digits and "Z"), and is not earlier than `prev` (None, or 24
+ * characters like `ts`). False whenever that is not proven (other lengths, other characters, a string
+ * that has no UTF-8): the validator's own check then decides. Everything proven is ASCII, so bytes
+ * compare as the characters do. */
+static int ascii_utf8(PyObject *o, const char **buf, Py_ssize_t *n) {
+    if (!PyUnicode_Check(o)) return 0;
+    *buf = PyUnicode_AsUTF8AndSize(o, n);
+    if (*buf == NULL) {
+        PyErr_Clear(); /* a lone surrogate: not for the fast path */
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < *n; i++)
+        if ((unsigned char)(*buf)[i] >= 0x80) return 0;
+    return 1;
+}
+
+static PyObject *ts_next(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    const char *ts, *second, *prev;
+    Py_ssize_t n, m, k, i;
+    (void)self;
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "ts_next() takes 3 arguments");
+        return NULL;
+    }
+    if (!ascii_utf8(args[0], &ts, &n) || !ascii_utf8(args[1], &second, &m) || m != 19 || n < 20 || n > 24
+        || memcmp(ts, second, 19) != 0)
+        Py_RETURN_FALSE;
+    if (n == 20) {
+        if (ts[19] != 'Z') Py_RETURN_FALSE;
+    } else {
+        if (n < 22 || ts[19] != '.' || ts[n - 1] != 'Z') Py_RETURN_FALSE;
+        for (i = 20; i < n - 1; i++)
+            if (ts[i] < '0' || ts[i] > '9') Py_RETURN_FALSE;
+    }
+    if (args[2] == Py_None) Py_RETURN_TRUE;
+    if (n != 24 || !ascii_utf8(args[2], &prev, &k) || k != 24) Py_RETURN_FALSE;
+    if (memcmp(ts, prev, 24) >= 0) Py_RETURN_TRUE;
+    Py_RETURN_FALSE;
+}
+
 static PyMethodDef methods[] = {
     {"bind", bind, METH_VARARGS,
      "bind(decode, errors: tuple) -> None\n--\n\n"
@@ -165,6 +207,10 @@ static PyMethodDef methods[] = {
      "decode(line: bytes) -> message | None\n--\n\n"
      "The bound decoder's message when the line decodes and is canonical (canonical()); None when\n"
      "the slow path must decide."},
+    {"ts_next", (PyCFunction)(void (*)(void))ts_next, METH_FASTCALL,
+     "ts_next(ts: str, second: str, prev: str | None) -> bool\n--\n\n"
+     "The validator's timestamp fast path: ts[:19] == second, ts[19:] is Z or . and 1 to 3 digits and Z,\n"
+     "and prev is None or both are 24 characters and ts >= prev; False when not proven."},
     {"canonical", canonical, METH_O,
      "canonical(line: bytes) -> bool\n--\n\n"
      "True when the line (one trailing line feed allowed), which msgspec has decoded into the\n"

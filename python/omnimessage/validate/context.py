@@ -9,7 +9,7 @@ from ..errors import DecodeError
 from ..versions import Protocol, resolve
 from .finding import Finding
 from .rules import PROFILES, RULES, Severity
-from .state import Session
+from .state import Budget, Session
 
 __all__ = ["Context"]
 
@@ -24,7 +24,7 @@ class Context:
     # Slots: every rule reads and writes these once or more per line. An instance dict of this many
     # keys is no shared-key dict, and CPython 3.11 then specialises no method call on the object.
     __slots__ = (
-        "_pending", "blank_at", "canonical", "capped", "children", "collect_subagents", "expect_session",
+        "_pending", "blank_at", "budget", "canonical", "capped", "children", "collect_subagents", "expect_session",
         "file_lines", "file_msgs", "file_started", "gated", "head", "heal", "legacy", "legacy_line", "lenient",
         "line", "lines", "main", "messages", "meta", "meta_line", "midstream", "overflow", "profile", "protocol",
         "repaired",
@@ -63,6 +63,7 @@ class Context:
         self.trace = profile == "trace"
         self.midstream = False  # the stream may start mid-session: see `unknown_past`
         self.main = Session()
+        self.budget = Budget()  # the characters open segments may still keep as text (state.SEGMENT_TEXT)
         self.children: dict[tuple[str, ...], Session] = {}  # at most MAX_CHILD_SESSIONS (state.py)
         self.overflow: Session | None = None  # the session of every child chain past MAX_CHILD_SESSIONS
         self.capped: dict[str, int] = {}  # what went beyond a cap (OM007): how many times
@@ -145,6 +146,8 @@ class Context:
         gap may have cut, without reporting them. Pairing state (calls, requests) is kept: outputs
         may legitimately arrive after the gap."""
         for s in self.sessions():
+            for seg in (*s.segs.values(), *s.awaiting.values()):
+                seg.release()
             s.segs.clear()
             s.awaiting.clear()
             s.expect = None

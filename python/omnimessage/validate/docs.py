@@ -18,6 +18,7 @@ from .state import (
     MAX_SERVER_EVENT_TYPES,
     SEGMENT_FRAGMENTS,
     SEGMENT_PREFIX,
+    SEGMENT_TEXT,
 )
 
 __all__ = ["render"]
@@ -45,11 +46,12 @@ id, id prefix or name; `--explain RULE` prints a rule's entry.
 
 Bounds: whatever the input, the validator's memory is bounded by caps on its open state, each
 given once as an OM007 warning when reached, then counted only: {segments} open streaming segments
-per session (each keeps its first {prefix} characters or {fragments} fragments, then a digest: its
-length and a hash), {calls:,} tool calls awaiting their output per session, {children} child
-sessions, {events} `server_event` types, {window:,} answered call ids per session. A report lists
-at most `--max-findings` findings per input (default {findings:,}) and counts the rest by rule;
-`--duration` bounds a `--sse-url` run, the wait for its headers included.
+per session (their fragments kept as text up to {text:,} characters per input, all open segments
+together, at most 4 bytes a character; a segment past that or past {fragments} fragments keeps its first
+{prefix} characters and a digest: its length and a hash), {calls:,} tool calls awaiting their output
+per session, {children} child sessions, {events} `server_event` types, {window:,} answered call ids
+per session. A report lists at most `--max-findings` findings per input (default {findings:,}) and
+counts the rest by rule; `--duration` bounds a `--sse-url` run, the wait for its headers included.
 
 """
 
@@ -60,7 +62,8 @@ def _profiles(p: frozenset[str]) -> str:
 
 def render() -> str:
     out = [HEADER.format(
-        segments=MAX_OPEN_SEGMENTS, prefix=SEGMENT_PREFIX, fragments=SEGMENT_FRAGMENTS, calls=MAX_OPEN_CALLS,
+        segments=MAX_OPEN_SEGMENTS, prefix=SEGMENT_PREFIX, fragments=SEGMENT_FRAGMENTS, text=SEGMENT_TEXT,
+        calls=MAX_OPEN_CALLS,
         children=MAX_CHILD_SESSIONS, events=MAX_SERVER_EVENT_TYPES, window=CLOSED_WINDOW,
         findings=DEFAULT_MAX_FINDINGS,
     )]

@@ -3,27 +3,19 @@
 The facade over the rules: lines are decoded here (framing, OM114) or handed to `refusals`; each
 message is then routed to its session (`checks.origin`), checked for its place in the file
 (`checks.files`) and its timestamp (`checks.values`), and given to the checks `checks.CHECKS` lists
-for its payload type. Memory is bounded by the open state (open segments, calls awaiting their
-output, open requests, one entry per child session chain, a fixed-size window of recently answered
-call ids), never by the size of the input.
+for its payload type. The common line goes one shorter way, the fused loop of `fused` (the same
+findings: python/tests/test_validate_fused.py holds it to this general path). Memory is bounded by
+the open state (open segments, calls awaiting their output, open requests, one entry per child
+session chain, a fixed-size window of recently answered call ids), never by the size of the input.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
+from itertools import chain
 from typing import Final
 
-from .._generated.models import (
-    UNSET,
-    EventMessage,
-    McpConnectBeginPayload,
-    McpConnectEndPayload,
-    Message,
-    ModelMessage,
-    SessionMetaMessage,
-    SessionMetaPayload,
-    ToolListReadyPayload,
-)
+from .._generated.models import UNSET, EventMessage, Message, ModelMessage, SessionMetaMessage
 from .._tables import RUNTIME
 from ..codec import OpaqueMessage, decode_canonical, encode
 from ..errors import DecodeError
@@ -34,6 +26,7 @@ from .checks import DISPATCH, files, origin, pairing, streaming
 from .checks.values import timestamp
 from .context import Context
 from .finding import Finding
+from .fused import OPENING, run, step
 from .recover import generic
 from .state import Session
 
@@ -44,8 +37,6 @@ CLOSED_WINDOW: Final = 100_000
 
 _NONE: Final[tuple[()]] = ()
 _NATIVE: Final = RUNTIME.native
-_OPENING: Final = (McpConnectBeginPayload, McpConnectEndPayload, ToolListReadyPayload, SessionMetaPayload)
-"""What may follow a completed compaction_end while the new context opens (its records, then its meta)."""
 
 
 class Validator(Context):
@@ -127,7 +118,7 @@ class Validator(Context):
         """
         number = self.line + 1 if line is None else line
         if type(item) is bytes:  # the common case first: a line as iterating over a binary file gives it
-            self.feed_raw(item[:-1] if item.endswith(b"\n") else item, number, terminated)
+            step(self, item[:-1] if item.endswith(b"\n") else item, number, terminated)
         elif isinstance(item, (bytes, bytearray, memoryview, str)):
             raw = item.encode("utf-8", "surrogatepass") if isinstance(item, str) else bytes(item)
             if raw.endswith(b"\n"):
@@ -153,7 +144,9 @@ class Validator(Context):
     def feed_raw(self, raw: bytes | None, line: int, terminated: bool = True) -> None:
         """Validate one line given without its line feed (`None`: a line over the length limit).
 
-        The fast path of `feed`: findings accumulate until `take()` (or the next `feed`).
+        Findings accumulate until `take()` (or the next `feed`). This is the general path, every rule
+        and every case: `feed`, `validate_lines` and the sources take the fused one (`fused.py`) for the
+        common line, which hands everything else here and finds what this finds.
         """
         self.line = line
         self.lines += 1
@@ -235,15 +228,17 @@ class Validator(Context):
         (OM002). Lines given without line feeds (`splitlines()`) are all taken as terminated.
         `reader.Line`s carry their own `terminated`.
         """
+        it = iter(items)
         with_lf: bool | None = None
-        for item in items:
+        for item in it:  # up to the first line: as `feed` takes it
             if isinstance(item, (bytes, bytearray, memoryview, str)):
-                ends = bytes(item[-1:]) == b"\n" if not isinstance(item, str) else item.endswith("\n")
-                if with_lf is None:
-                    with_lf = ends
-                yield from self.feed(item, terminated=ends or not with_lf)
-            else:
-                yield from self.feed(item)
+                with_lf = bytes(item[-1:]) == b"\n" if not isinstance(item, str) else item.endswith("\n")
+                it = chain((item,), it)
+                break
+            yield from self.feed(item)
+        if with_lf is not None:
+            while run(self, it, with_lf):  # the fused loop (fused.py): it stops at each line with findings
+                yield from self.take()
         yield from self.finish()
 
     def __enter__(self) -> Validator:
@@ -290,7 +285,7 @@ class Validator(Context):
                 head = files.rotated_head(self, msg, line)
         timestamp(self, s, msg.timestamp, line, head)
         payload = msg.payload
-        if s.opening and not isinstance(payload, _OPENING):
+        if s.opening and not isinstance(payload, OPENING):
             s.opening = False
         if s.expect is not None:
             streaming.expectation(self, s, payload, line)

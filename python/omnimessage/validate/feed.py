@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, replace
 from typing import Final, Protocol
 
 from .engine import Finding, Validator
+from .fused import step
 from .roots import is_date
 
 __all__ = ["Begin", "Cite", "End", "Facts", "Item", "Open", "Source", "Step", "UnitResult", "play"]
@@ -147,7 +148,10 @@ def play(items: Iterable[Item], out: Sink, res: UnitResult, *, make: Callable[[O
         if type(item) is tuple:  # a line: the hot path
             number, raw, terminated = item
             assert v is not None, "a source yields a line before Open"
-            v.feed_raw(raw, number, terminated)
+            if raw is None:
+                v.feed_raw(raw, number, terminated)
+            else:
+                step(v, raw, number, terminated)
             if v._pending:
                 for f in v.take():
                     out(replace(f, message=f"{f.message} (event id {cite})") if cite else f)

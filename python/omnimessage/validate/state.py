@@ -13,16 +13,21 @@ from .._utf16 import join_fragments
 
 __all__ = [
     "MAX_CHILD_SESSIONS", "MAX_OPEN_CALLS", "MAX_OPEN_SEGMENTS", "MAX_SERVER_EVENT_TYPES", "SEGMENT_FRAGMENTS",
-    "SEGMENT_PREFIX", "Call", "Key", "Segment", "Session",
+    "SEGMENT_PREFIX", "SEGMENT_TEXT", "Budget", "Call", "Key", "Segment", "Session",
 ]
 
+SEGMENT_TEXT: Final = 1 << 20
+"""How many characters of fragments the open segments of one input keep as text, all together (one
+`Budget`; a character takes at most 4 bytes, so at most 4 MiB and a list entry per fragment). A segment
+whose fragment would take the input past it (or that has more than `SEGMENT_FRAGMENTS` fragments) keeps a
+digest from then on: its first `SEGMENT_PREFIX` characters, its length and a running hash of the rest, so
+an endless segment costs constant memory; OM305 then names the first difference when it lies within
+that prefix, else the lengths."""
 SEGMENT_PREFIX: Final = 2048
-"""How many characters of a segment's joined fragments are kept verbatim. Beyond it (or beyond
-`SEGMENT_FRAGMENTS` fragments) a segment keeps only a digest: its length and a running hash of the
-joined text past the prefix, so an endless segment costs constant memory; OM305 then names the first
-difference when it lies within the prefix, else the lengths."""
+"""How many characters of a segment's joined fragments a segment with a digest keeps verbatim; it also
+hashes what follows in batches of about this many characters (see `SEGMENT_TEXT`)."""
 SEGMENT_FRAGMENTS: Final = 256
-"""How many fragments a segment keeps before it keeps a digest instead (see `SEGMENT_PREFIX`)."""
+"""How many fragments a segment keeps before it keeps a digest instead (see `SEGMENT_TEXT`)."""
 MAX_OPEN_SEGMENTS: Final = 128
 """Open streaming segments (started or stopped, awaiting their complete message) per session; past
 it one OM007, and further segments are not tracked."""
@@ -54,19 +59,29 @@ def _utf8(text: str) -> bytes:
         return join_fragments((text,)).encode("utf-8", "surrogatepass")
 
 
+class Budget:
+    """The characters the open segments of one input may still keep as text (`SEGMENT_TEXT`)."""
+
+    __slots__ = ("left",)
+
+    def __init__(self) -> None:
+        self.left = SEGMENT_TEXT
+
+
 class Segment:
     """One streaming segment: its fragments since `start` (a bounded digest of them once they are many),
     and what the complete message is checked against."""
 
     __slots__ = (
-        "chars", "digest", "hashed", "images", "images_line", "line", "name", "parts", "pending", "prefix", "size",
-        "stop_line", "tainted",
+        "budget", "chars", "digest", "hashed", "images", "images_line", "line", "name", "parts", "pending", "prefix",
+        "size", "stop_line", "tainted",
     )
 
-    def __init__(self, line: int, tainted: bool = False) -> None:
+    def __init__(self, line: int, budget: Budget, tainted: bool = False) -> None:
         self.line = line
+        self.budget = budget  # the input's, shared by its open segments: what they keep as text
         self.parts: list[str] = []  # the fragments (with a digest: those not hashed yet)
-        self.size = 0  # characters in `parts`
+        self.size = 0  # characters in `parts` (without a digest: taken from `budget`)
         self.digest: blake2b | None = None  # the running hash of what follows the prefix (`_utf8` of it)
         self.prefix = ""  # the first SEGMENT_PREFIX code points of the fragments (with a digest)
         self.hashed = 0  # bytes hashed
@@ -79,16 +94,32 @@ class Segment:
         self.tainted = tainted  # opened without a start: its fragments are not compared
 
     def add(self, fragment: str) -> None:
-        """Append a fragment: kept while the segment is small; past that, hashed (a few at a time)."""
-        self.parts.append(fragment)
-        self.size += len(fragment)
-        if self.size > SEGMENT_PREFIX or len(self.parts) > SEGMENT_FRAGMENTS:
+        """Append a fragment: kept while the input's budget holds; past that, hashed (a few at a time).
+        (The fused loop, `fused.py`, does the same inline.)"""
+        parts = self.parts
+        parts.append(fragment)
+        n = len(fragment)
+        self.size += n
+        if self.digest is None:
+            budget = self.budget
+            budget.left -= n
+            if budget.left < 0 or len(parts) > SEGMENT_FRAGMENTS:
+                self.flush()
+        elif self.size > SEGMENT_PREFIX or len(parts) > SEGMENT_FRAGMENTS:
             self.flush()
+
+    def release(self) -> None:
+        """The segment is no longer open: what it kept as text goes back to the input's budget."""
+        if self.digest is None:
+            self.budget.left += self.size
+            self.size = 0
+            self.parts = []
 
     def flush(self) -> None:
         """Keep a digest from now on: the fragments held so far fill the prefix, what lies beyond it is hashed."""
         if self.digest is None:
             self.digest = blake2b(digest_size=16)
+            self.budget.left += self.size  # from now on bounded by SEGMENT_PREFIX per segment, not the budget
         parts = self.parts
         text = "".join(parts)
         self.parts = []

@@ -114,30 +114,33 @@ def _segment(ctx: Context, s: Session, key: Key, event_type: str, line: int, fra
         if old is not None:
             ctx.emit("OM302", line, f"start of {what(key)} while the segment started on line "
                                     f"{old.line} is still open{s.label}")
+            old.release()
         late = s.awaiting.pop(key, None)
         if late is not None:
             ctx.emit("OM303", line, f"start of {what(key)} before the complete message of the "
                                     f"segment stopped on line {late.stop_line}{s.label}")
+            late.release()
         if old is None and _full(ctx, s, line):
-            return Segment(line, tainted=True)  # not tracked
-        seg = s.segs[key] = Segment(line)
+            return Segment(line, ctx.budget, tainted=True)  # not tracked
+        seg = s.segs[key] = Segment(line, ctx.budget)
     else:
         got = s.segs.get(key)
         if got is None and s.dropped_segs:
-            return Segment(line, tainted=True)  # perhaps a segment not tracked past the cap: counted only
+            return Segment(line, ctx.budget, tainted=True)  # perhaps a segment not tracked past the cap: counted only
         if got is None:
             if _full(ctx, s, line):
-                return Segment(line, tainted=True)
+                return Segment(line, ctx.budget, tainted=True)
             was = s.awaiting.get(key)
             if was is None and s.blind:  # perhaps started before the stream: tracked, not judged
-                seg = s.segs[key] = Segment(line, tainted=True)
+                seg = s.segs[key] = Segment(line, ctx.budget, tainted=True)
                 seg.add(fragment)
                 if event_type == "stop":
                     del s.segs[key]
+                    seg.release()
                 return seg
             after = f" (the last one stopped on line {was.stop_line})" if was is not None else ""
             ctx.emit("OM301", line, f"{event_type} of {what(key)} with no open segment{after}{s.label}")
-            seg = s.segs[key] = Segment(line, tainted=True)
+            seg = s.segs[key] = Segment(line, ctx.budget, tainted=True)
         else:
             seg = got
     seg.add(fragment)
@@ -148,6 +151,7 @@ def _segment(ctx: Context, s: Session, key: Key, event_type: str, line: int, fra
                 key[0] is PartialThinkingPayload and ctx.allows("compaction-streams-thinking"))):
             # The compaction summary streams its text, and since protocol `next` its thinking, with
             # no complete message after the stop (or the complete message alone): facts 3.
+            seg.release()
             return seg
         s.awaiting[key] = seg
         s.expect = (key, line)
@@ -193,10 +197,11 @@ def complete(ctx: Context, s: Session, p: Complete, line: int, msg: Message) -> 
         ctx.emit("OM304", line, f"the complete message arrived while the {what(key)} segment started "
                                 f"on line {seg.line} was still open{s.label}")
         seg.stop_line = line
+    if not seg.tainted:
+        _joined(ctx, seg, getattr(p, field), field, line)
+    seg.release()
     if seg.tainted:
         return
-    full: str = getattr(p, field)
-    _joined(ctx, seg, full, field, line)
     if type(p) is ToolCallPayload:
         if seg.name is not None and seg.name != p.name:
             ctx.emit("OM306", line, f"the complete tool_call names {p.name!r}, its fragments {seg.name!r}",
@@ -212,7 +217,12 @@ def complete(ctx: Context, s: Session, p: Complete, line: int, msg: Message) -> 
 def _joined(ctx: Context, seg: Segment, full: str, field: str, line: int) -> None:
     """OM305: the complete field equals the fragments joined (kept, or hashed past SEGMENT_PREFIX)."""
     if seg.digest is None:
-        joined = join_fragments(seg.parts)
+        plain = "".join(seg.parts)
+        if plain == full:
+            # A strictly decoded complete payload holds no lone surrogate, so when the plain join equals
+            # it, no half of a pair is split across fragments either: the exact join is the same.
+            return
+        joined = join_fragments((plain,))
         if joined == full:
             return
         chars = len(joined)
@@ -252,7 +262,9 @@ def expectation(ctx: Context, s: Session, p: object, line: int) -> None:
         tag = cls.__struct_config__.tag or "session_meta"  # type: ignore[attr-defined]
         ctx.emit("OM303", line, f"the {what(key)} segment stopped on line {stop_line} must be followed at once "
                                 f"by its complete {COMPLETE_NAMES[key[0]]}; got {tag}{s.label}")
-        s.awaiting.pop(key, None)
+        gone = s.awaiting.pop(key, None)
+        if gone is not None:
+            gone.release()
 
 
 def unclosed(ctx: Context, s: Session) -> None:

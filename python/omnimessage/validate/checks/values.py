@@ -46,7 +46,7 @@ def _real_date(ts: str) -> bool:
     return True
 
 
-_FRACTIONS: Final = frozenset(["Z", *(f".{i:0{n}d}Z" for n in (1, 2, 3) for i in range(10**n))])
+FRACTIONS: Final = frozenset(["Z", *(f".{i:0{n}d}Z" for n in (1, 2, 3) for i in range(10**n))])
 """What may follow the seconds of a timestamp, as producers write it (`.sss`): up to three digits."""
 
 
@@ -57,7 +57,7 @@ def timestamp(ctx: Context, s: Session, ts: str, line: int, head: bool) -> None:
     # fast paths: the date and time up to the second were checked on an earlier message, only the
     # fraction is left; or the date and hour were, and MM:SS.fffZ is left
     second = ts[:19]
-    if second != ctx.ts_second or ts[19:] not in _FRACTIONS:
+    if second != ctx.ts_second or ts[19:] not in FRACTIONS:
         hour = ts[:14]
         if (hour != ctx.ts_hour or _TS_TAIL(ts, 14) is None) and (
             _TS(ts) is None or (ts[8:10] > "28" and not _real_date(ts))

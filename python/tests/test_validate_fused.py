@@ -1,0 +1,315 @@
+"""The fused hot path (`omnimessage.validate.fused.step`) against its reference, the general path
+(`Validator.feed_raw`): the same findings (rule, line, pointer, message, severity) on every validator
+fixture, the producer corpus, the bench corpora's generators and damaged variants of them (lines cut,
+swapped, dropped; a delta's fragment changed; a line's bytes cut short).
+
+`reference` swaps the fused path out for the general one wherever the engine calls it (`feed`, the
+sources' loop), so that the whole input path, sources and all, runs once each way."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import ROOT as CHECKOUT
+
+from omnimessage.validate import Validator, engine, feed, fused
+from omnimessage.validate.api import validate_path
+from omnimessage_dev.synth.corpora import stream, trace
+
+VALIDATOR = CHECKOUT / "conformance" / "validator"
+PRODUCERS = CHECKOUT / "conformance" / "producers"
+EXPECTS = sorted(VALIDATOR.glob("OM*/*.expect.json"))
+
+Row = tuple[str, int, str, str, str, str]
+
+
+def _general(v: Validator, raw: bytes, line: int, terminated: bool) -> None:
+    v.feed_raw(raw, line, terminated)
+
+
+@contextmanager
+def reference() -> Iterator[None]:
+    """The general path wherever the engine takes the fused one."""
+    saved = engine.step, feed.step
+    engine.step = feed.step = _general
+    try:
+        yield
+    finally:
+        engine.step, feed.step = saved
+
+
+def _rows(report: Any) -> list[Row]:
+    return [(f.rule, f.line, f.pointer, f.message, f.severity, f.path) for f in report.findings]
+
+
+def _both(run: Callable[[], list[Row]]) -> tuple[list[Row], list[Row]]:
+    fast = run()
+    with reference():
+        slow = run()
+    return fast, slow
+
+
+def _fixture_args(expect: Path) -> tuple[Path, dict[str, Any]]:
+    meta = json.loads(expect.read_text(encoding="utf-8"))
+    stem = expect.name[: -len(".expect.json")]
+    target = expect.parent / (stem + {"jsonl": ".jsonl", "sse": ".sse", "dir": ""}[meta["input"]])
+    opts = dict(meta.get("options", {}))
+    kwargs: dict[str, Any] = {k: opts[k] for k in ("legacy", "lenient", "truncated", "protocol", "max_line_bytes")
+                              if k in opts}
+    if meta["input"] == "sse":
+        kwargs["sse"] = True
+    else:
+        kwargs["profile"] = meta["profile"]
+    return target, kwargs
+
+
+@pytest.mark.parametrize("expect", EXPECTS, ids=[f"{p.parent.name}/{p.name[:-12]}" for p in EXPECTS])
+def test_validator_fixtures(expect: Path) -> None:
+    target, kwargs = _fixture_args(expect)
+    fast, slow = _both(lambda: _rows(validate_path(target, **kwargs)))
+    assert fast == slow
+
+
+PRODUCER_ENTRIES = json.loads((PRODUCERS / "index.json").read_text(encoding="utf-8"))["entries"]
+
+
+@pytest.mark.parametrize("entry", PRODUCER_ENTRIES, ids=[e["path"] for e in PRODUCER_ENTRIES])
+def test_producer_corpus(entry: dict[str, Any]) -> None:
+    kwargs: dict[str, Any] = dict(entry["options"])
+    if entry["input"] == "sse":
+        kwargs["sse"] = True
+    else:
+        kwargs["profile"] = entry["profile"]
+    fast, slow = _both(lambda: _rows(validate_path(PRODUCERS / entry["path"], **kwargs)))
+    assert fast == slow
+
+
+# ------------------------------------------------------------------ line by line, damaged inputs
+
+
+def _feed(lines: list[bytes], profile: str, *, midstream: bool = False, how: str = "feed") -> list[Row]:
+    """Findings of `lines` (without line feeds) fed by `how`: `feed_raw` (the general path), `feed` (the
+    fused step a line) or `validate_lines` (the fused loop)."""
+    v = Validator(profile)
+    if midstream:
+        v.unknown_past()
+    if how == "validate_lines":
+        out = list(v.validate_lines(lines))
+    elif how == "feed":
+        out = [f for ln in lines for f in v.feed(ln)] + list(v.finish())
+    else:
+        for n, ln in enumerate(lines, 1):
+            v.feed_raw(ln, n)
+        out = list(v.finish())
+    return [(f.rule, f.line, f.pointer, f.message, f.severity, f.path) for f in out]
+
+
+def _all_ways(lines: list[bytes], profile: str, *, midstream: bool = False) -> None:
+    """The fused step and loop against the general path: lines without line feeds, then with them (the
+    last one without: OM002)."""
+    slow = _feed(lines, profile, midstream=midstream, how="feed_raw")
+    assert _feed(lines, profile, midstream=midstream, how="feed") == slow
+    assert _feed(lines, profile, midstream=midstream, how="validate_lines") == slow
+    v, r = Validator(profile), Validator(profile)
+    if midstream:
+        v.unknown_past()
+        r.unknown_past()
+    got = list(v.validate_lines([ln + b"\n" for ln in lines[:-1]] + lines[-1:]))
+    for n, ln in enumerate(lines, 1):
+        r.feed_raw(ln, n, n < len(lines))
+    assert got == list(r.finish())
+
+
+def _corrupt_delta(lines: list[bytes], rnd: random.Random) -> list[bytes]:
+    """One delta's fragment changed (a character replaced, added or removed)."""
+    deltas = [i for i, ln in enumerate(lines) if b'"event_type":"delta"' in ln]
+    out = list(lines)
+    for i in rnd.sample(deltas, min(3, len(deltas))):
+        m = json.loads(out[i])
+        p = m["payload"]
+        field = next(k for k in ("text", "thinking", "arguments", "output") if k in p)
+        frag = p[field]
+        p[field] = rnd.choice([frag + "x", frag[1:], "Z" + frag[1:]])
+        if rnd.random() < 0.3 and "name" in p:
+            p["name"] = "other_tool"
+        text = json.dumps(m, ensure_ascii=False, separators=(",", ":"))
+        try:
+            out[i] = text.encode()
+        except UnicodeEncodeError:  # a half of a pair: escaped (a line the general path then decodes)
+            out[i] = json.dumps(m, separators=(",", ":")).encode()
+    return out
+
+
+def _damaged(lines: list[bytes], seed: int) -> Iterator[tuple[str, list[bytes]]]:
+    rnd = random.Random(seed)
+    n = len(lines)
+    yield "whole", lines
+    yield "truncated", lines[: rnd.randrange(1, n)]
+    cut = list(lines)
+    k = rnd.randrange(n)
+    cut[k] = cut[k][: len(cut[k]) // 2]  # a line's bytes cut short
+    yield "cut-line", cut
+    for j in range(3):
+        swapped = list(lines)
+        for _ in range(1 + j * 5):
+            i = rnd.randrange(n - 1)
+            swapped[i], swapped[i + 1] = swapped[i + 1], swapped[i]
+        yield f"swapped-{j}", swapped
+        dropped = [ln for ln in lines if rnd.random() > 0.02 * (j + 1)]
+        yield f"dropped-{j}", dropped
+        yield f"corrupt-delta-{j}", _corrupt_delta(lines, rnd)
+    yield "crlf", [ln + b"\r" if rnd.random() < 0.05 else ln for ln in lines]
+
+
+def _corpus(name: str) -> list[bytes]:
+    gen = {"stream": stream, "trace": trace}[name]
+    return [ln.rstrip(b"\n") for ln in gen(48 << 10 if name == "stream" else 192 << 10)]
+
+
+@pytest.mark.parametrize("name", ["stream", "trace"])
+def test_bench_corpora_and_damaged_variants(name: str) -> None:
+    lines = _corpus(name)
+    assert len(lines) > 50
+    for _what, variant in _damaged(lines, seed=len(lines)):
+        for midstream in (False, True):
+            _all_ways(variant, name, midstream=midstream)
+
+
+STREAMS = sorted(PRODUCERS.glob("*.stream.jsonl"))
+
+
+@pytest.mark.parametrize("path", STREAMS, ids=[p.name for p in STREAMS])
+def test_producer_streams_damaged(path: Path) -> None:
+    lines = path.read_bytes().splitlines()
+    for _what, variant in _damaged(lines, seed=7):
+        _all_ways(variant, "stream")
+
+
+_TS = iter(range(10**6))
+
+
+def _m(payload: dict[str, Any], kind: str = "model_msg") -> bytes:
+    """A line of `payload`, a millisecond after the last one."""
+    n = next(_TS)
+    ts = f"2026-07-18T03:{n // 60000 % 60:02d}:{n // 1000 % 60:02d}.{n % 1000:03d}Z"
+    return json.dumps({"timestamp": ts, "type": kind, "payload": payload}, separators=(",", ":")).encode()
+
+
+def _text(et: str, text: str) -> bytes:
+    return _m({"type": "partial_text", "role": "assistant", "event_type": et, "text": text})
+
+
+def _call(et: str, tid: str, args: str, name: str = "f") -> bytes:
+    return _m({"type": "partial_tool_call", "role": "assistant", "event_type": et, "name": name, "arguments": args,
+               "tool_call_id": tid})
+
+
+def _out(et: str, tid: str, out: str, images: list[str] | None = None) -> bytes:
+    p: dict[str, Any] = {"type": "partial_tool_call_output", "role": "user", "event_type": et, "output": out}
+    if images is not None:
+        p["images"] = images
+    return _m({**p, "tool_call_id": tid})
+
+
+def _event(kind: str, **fields: Any) -> bytes:
+    return _m({"type": kind, **fields}, "event_msg")
+
+
+IMAGE = "data:image/png;base64,iVBORw0KGgo="
+USAGE = {"cache_read": 0, "cache_write": 1, "output": 1, "total": 2}
+CRAFTED: dict[str, list[bytes]] = {
+    # a start while the segment is open (OM302), a delta after its stop (OM301)
+    "restart": [_text("start", "a"), _text("start", "b"), _text("stop", ""), _text("delta", "c")],
+    # parallel tools: B's stop takes the expectation, A starts again before its complete output (OM303)
+    "late-start": [_out("start", "A", "x"), _out("stop", "A", ""), _out("start", "B", "y"), _out("stop", "B", ""),
+                   _out("start", "A", "z")],
+    # more open segments than the cap (OM007), then fragments of them
+    "cap": [_call("start", f"c{i}", "{") for i in range(130)] + [_call("delta", "c129", "x"),
+                                                                 _call("stop", "c0", "}")],
+    # a compaction's summary: stopped, no complete text after it
+    "compaction": [_event("compaction_begin", reason="context", mode="summarize", context=10, turns=1),
+                   _text("start", ""), _text("delta", "sum"), _text("stop", ""),
+                   _event("compaction_end", reason="context", mode="summarize", status="completed", attempt=1)],
+    # assistant output after the request's token_usage (OM407)
+    "after-usage": [_event("request_begin"), _event("token_usage", session=USAGE, request=USAGE),
+                    _text("start", ""), _text("delta", "late"), _text("stop", "")],
+    # a tool name changed on a delta and on a stop (OM306)
+    "names": [_call("start", "n", "", "a"), _call("delta", "n", "{", "b"), _call("stop", "n", "}", "c")],
+    # images on a start, twice on deltas, on a stop (OM307)
+    "images": [_out("start", "i", "", [IMAGE]), _out("delta", "i", "o", [IMAGE]), _out("delta", "i", "p", [IMAGE]),
+               _out("stop", "i", "", [IMAGE])],
+}
+
+
+@pytest.mark.parametrize("name", sorted(CRAFTED))
+def test_crafted_streams(name: str) -> None:
+    """What the corpora seldom hold: each case a handler must leave to the general path."""
+    lines = CRAFTED[name]
+    for midstream in (False, True):
+        _all_ways(lines, "stream", midstream=midstream)
+    assert _feed(lines, "stream", how="feed_raw") or name == "compaction"  # the general path finds something
+
+
+def test_the_fused_path_is_taken() -> None:
+    """The comparison means something only if the fused handlers run: on a clean stream they take
+    every fragment of the main session (a forwarded one goes the general way)."""
+    handled = 0
+    handlers = dict(fused.FRAGMENTS)
+
+    def counting(h: Callable[..., bool]) -> Callable[..., bool]:
+        def wrapped(*args: Any) -> bool:
+            nonlocal handled
+            took = h(*args)
+            handled += took
+            return took
+        return wrapped
+
+    lines = _corpus("stream")
+    for cls, h in handlers.items():
+        fused.FRAGMENTS[cls] = counting(h)
+    try:
+        assert _feed(lines, "stream") == []
+    finally:
+        fused.FRAGMENTS.update(handlers)
+    parts = sum(1 for ln in lines if b'"type":"partial_' in ln and b'"origin"' not in ln)
+    assert parts > 50 and handled == parts
+
+
+def _timestamps() -> list[str]:
+    base = "2026-07-18T03:10:22"
+    tails = ["Z", ".5Z", ".05Z", ".685Z", ".6850Z", ".Z", "z", ".68Z5", ".6a5Z", ".٣٣٣Z", ".685\ud800", "", ".", ".685",
+             ".685Z ", "Z\n", ".99Z", ".000Z", ".999Z"]
+    out = [base + t for t in tails]
+    out += ["2026-07-18T03:10:23.000Z", "2026-07-18T03:10:21.999Z", "2026-07-18T03:10:2é.685Z", "", "x" * 24,
+            "2026-07-18T03:10:22.685Z\ud800"[:24], base]
+    return out
+
+
+def test_the_native_timestamp_check_is_the_plain_one() -> None:
+    """`TS_NEXT` (the accelerator's `ts_next` when built) says True only where the plain check does,
+    and the same on every ASCII input."""
+    from omnimessage import _accel_select
+
+    if _accel_select.ACTIVE:
+        assert fused.TS_NEXT is not fused._ts_plain  # the native one is what the loop takes
+    stamps = _timestamps()
+    seconds = ["2026-07-18T03:10:22", "2026-07-18T03:10:2", "", "2026-07-18T03:10:22Z", "2026-07-18T03:10:2é"]
+    prevs: list[str | None] = [None, "2026-07-18T03:10:22.500Z", "2026-07-18T03:10:22.685Z",
+                               "2026-07-18T03:10:22.900Z", "2026-07-18T03:10:22Z", "2026-07-18T03:10:22.68éZ",
+                               "2026-07-18T03:10:22.5Z"]
+    n = 0
+    for ts in stamps:
+        for second in seconds:
+            for prev in prevs:
+                got, want = fused.TS_NEXT(ts, second, prev), fused._ts_plain(ts, second, prev)
+                assert not got or want, (ts, second, prev)
+                if (ts + second + (prev or "")).isascii():
+                    assert got == want, (ts, second, prev)
+                n += got
+    assert n > 10  # the True side is exercised too
