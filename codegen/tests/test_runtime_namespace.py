@@ -13,7 +13,7 @@ from omnimessage_codegen.targets import render
 
 # target -> (every reference to the runtime package, the one namespace it must go through)
 REFERENCES = {
-    "python": (re.compile(r"^\s*(?:from|import) (omnimessage(?:\.\w+)*)", re.M), "omnimessage.bind"),
+    "python": (re.compile(r"^\s*(?:from|import) (omnimessage(?:\.\w+)*)", re.M), "omnimessage.runtime"),
     "typescript": (re.compile(r'from "(omnimessage(?:/[\w.-]+)*)"'), "omnimessage/runtime"),
     "rust": (re.compile(r"\bomnimessage::(\w+)"), "runtime"),
     "go": (re.compile(r'"(github\.com/omnimessage/omnimessage/go(?:/[\w/]+)?)"'), "github.com/omnimessage/omnimessage/go"),

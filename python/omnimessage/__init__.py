@@ -11,19 +11,19 @@ Decode a line strictly, get typed msgspec structs, encode them back to the very 
     True
 """
 
-from ._generated import builders as _builders
-from ._generated import models as _models
-from ._generated.builders import *  # noqa: F403
-from ._generated.models import *  # noqa: F403
-from ._version import __version__ as __version__
-from .aggregate import Aggregator
-from .bind import Codec, IncompatibleSchemaError
-from .builders import event, model, now, raw_json, with_origin
-from .codec import OpaqueMessage, canonicalize, decode, encode
-from .errors import CATEGORIES, LEXICAL_CATEGORIES, DecodeError
-from .guards import is_complete_model, is_event, is_model, is_partial, is_session_meta
-from .reader import Line, iter_messages
-from .restore_context import ContextLine, Restored, RestoreError, restore
+from omnimessage._generated import builders as _builders
+from omnimessage._generated import models as _models
+from omnimessage._generated.builders import *  # noqa: F403
+from omnimessage._generated.models import *  # noqa: F403
+from omnimessage._version import __version__ as __version__
+from omnimessage.aggregate import Aggregator
+from omnimessage.builders import event, model, now, raw_json, with_origin
+from omnimessage.codec.api import OpaqueMessage, canonicalize, decode, encode
+from omnimessage.codec.errors import CATEGORIES, LEXICAL_CATEGORIES, DecodeError
+from omnimessage.guards import is_complete_model, is_event, is_model, is_partial, is_session_meta
+from omnimessage.model_context.rebuild import ContextLine, Restored, RestoreError, restore
+from omnimessage.reader import Line, iter_messages
+from omnimessage.runtime import Codec, IncompatibleSchemaError
 
 __all__ = [
     "Aggregator",

@@ -1,5 +1,5 @@
 /* omnimessage._accel: the canonical-form verifier (verify.c) as a Python function, for the
- * codec's fast path (python/omnimessage/_accel_select.py picks it). The limited API of 3.11, so
+ * codec's fast path (python/omnimessage/codec/native.py picks it). The limited API of 3.11, so
  * one abi3 wheel serves every CPython from 3.11 on. */
 #define Py_LIMITED_API 0x030B0000
 #define PY_SSIZE_T_CLEAN

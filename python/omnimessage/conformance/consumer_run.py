@@ -16,7 +16,8 @@ from typing import Annotated
 
 import msgspec
 
-from .._bytes_diff import first_difference
+from omnimessage.text.bytes_diff import first_difference
+
 from .consumer_cases import ConsumerCase
 from .escaping import clip, printable
 from .expected_failures import ExpectedFailures

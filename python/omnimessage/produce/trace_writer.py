@@ -41,8 +41,9 @@ from typing import Any
 
 from msgspec import UNSET
 
+from omnimessage.codec.api import encode
+
 from .._generated import models as m
-from ..codec import encode
 from ..guards import is_partial, is_session_meta
 from .ids import TRACE_FILE, session_date, trace_path
 
