@@ -48,8 +48,9 @@ from omnimessage.codec.unknown_struct import package_of, unknown_struct
 from omnimessage.codec.verbatim import ABSENT, JsonObject, now, verbatim
 from omnimessage.schema.binding_digests import BINDING_DIGESTS
 
-__all__ = ["ABSENT", "Codec", "IncompatibleSchemaError", "JsonObject", "now", "signature_digest", "unknown_struct",
-           "verbatim"]
+# The namespace generated code imports (docs/bindings.md, "The runtime namespace"), and the digest the
+# release's build records for each protocol version's bindings (schema/versions/build.py).
+__all__ = ["ABSENT", "Codec", "IncompatibleSchemaError", "JsonObject", "now", "signature_digest", "verbatim"]
 
 M = TypeVar("M")
 _Data = bytes | bytearray | memoryview | str
