@@ -60,7 +60,7 @@ def test_schema_loads_neither_the_generator_nor_the_validator() -> None:
     [
         ("validate", "omnimessage.cli.validate", ("omnimessage.conformance", "omnimessage_codegen")),
         ("conformance", "omnimessage.conformance.command", ("omnimessage.validate", "omnimessage_codegen")),
-        ("canonicalize", "omnimessage.cli.main", HEAVY),
+        ("canonicalize", "omnimessage.cli.canonicalize", HEAVY),
     ],
 )
 def test_help_of_one_subcommand_imports_no_other(command: str, expected: str, absent: tuple[str, ...]) -> None:

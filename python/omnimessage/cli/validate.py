@@ -61,7 +61,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> argp
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     configure(v)
-    from omnimessage.cli.main import add_pre_commit_option
+    from omnimessage.cli.usage import add_pre_commit_option
 
     add_pre_commit_option(v)
     v.set_defaults(func=run)
