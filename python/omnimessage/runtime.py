@@ -44,7 +44,7 @@ from omnimessage.codec import api as _codec
 from omnimessage.codec import tables as _tables
 from omnimessage.codec.api import OpaqueMessage
 from omnimessage.codec.slow_path import Shapes
-from omnimessage.codec.unknown_struct import package_of, unknown_struct
+from omnimessage.codec.tables import package_of, unknown_struct
 from omnimessage.codec.verbatim import ABSENT, JsonObject, now, verbatim
 from omnimessage.schema.binding_digests import BINDING_DIGESTS
 
@@ -156,7 +156,10 @@ class Codec(Generic[M]):
 
     def __init__(self, types: ModuleType) -> None:
         self.types = types
-        if getattr(types, "ENVELOPE_TAGS", None) is _runtime.ENVELOPE_TAGS:  # the runtime's own structs
+        # The runtime's own structs: its generated package, or `omnimessage` itself (which exports them
+        # without the codec's tables).
+        ours = getattr(types, "ENVELOPE_TAGS", None) is _runtime.ENVELOPE_TAGS
+        if ours or getattr(types, "Message", None) is _runtime.Message:
             self.package = "omnimessage"
             self._tables = _tables.RUNTIME
             return

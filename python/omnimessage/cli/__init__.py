@@ -1,3 +1,5 @@
-"""The `omnimessage` command line: the entry point and the small commands (:mod:`.main`), and the
-argument parsing of each bigger subcommand (:mod:`.validate` with :mod:`.validate_options`,
-:mod:`.restore`, :mod:`.schema_diff`; `conformance` is :mod:`omnimessage.conformance.command`)."""
+"""The `omnimessage` command line: the entry point and the table of subcommands (:mod:`.main`), what
+they share (:mod:`.usage`), and one module per subcommand, imported only when it is chosen:
+:mod:`.canonicalize`, :mod:`.schema` (with `schema diff`), :mod:`.generate`, :mod:`.validate` (its
+options in :mod:`.validate_options`), :mod:`.restore`; `conformance` is
+:mod:`omnimessage.conformance.command`."""
