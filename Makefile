@@ -104,7 +104,7 @@ generate: setup
 	  $(BIN)/omnimessage generate --target $${pair%%:*} --out $${pair#*:} || exit 1; \
 	done
 	@for b in $(BUILDERS); do $(BIN)/python $$b; done
-	@$(BIN)/python -m omnimessage.validate.docs > $(RULES_DOC).tmp && mv $(RULES_DOC).tmp $(RULES_DOC)
+	@$(BIN)/python -m omnimessage.validate.engine.catalogue > $(RULES_DOC).tmp && mv $(RULES_DOC).tmp $(RULES_DOC)
 
 check-generated: setup
 	@tmp=$$(mktemp -d); rc=0; \
@@ -122,7 +122,7 @@ check-generated: setup
 	    done;; \
 	  esac; \
 	done; \
-	$(BIN)/python -m omnimessage.validate.docs > $$tmp/rules.md && diff -u $(RULES_DOC) $$tmp/rules.md \
+	$(BIN)/python -m omnimessage.validate.engine.catalogue > $$tmp/rules.md && diff -u $(RULES_DOC) $$tmp/rules.md \
 	  || { echo "$(RULES_DOC) is stale: run 'make generate'"; rc=1; }; \
 	rm -rf $$tmp; \
 	for b in $(BUILDERS); do \

@@ -5,7 +5,7 @@ setuptools' build_ext against the limited API of 3.11 (one abi3 wheel for every 
 3.11); the wheel is then tagged `cp311-abi3-<platform>`. The editable install (`make setup`) gets
 the module built in place, next to the sources (gitignored). Without a working compiler the
 build says so once and the wheel stays pure (`py3-none-any`): the codec then proves canonical
-form by re-encoding (omnimessage._fast_path), as it always could.
+form by re-encoding (omnimessage.codec.fast_path), as it always could.
 
 OMNIMESSAGE_PURE_BUILD=1 skips the compiler on purpose.
 """

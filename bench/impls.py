@@ -54,8 +54,8 @@ def _om_decode(lines: Lines) -> Result:
 def _om_decode_pure(lines: Lines) -> Result:
     """`om.decode` with the pure-Python proof of canonical form (encode and compare), what
     OMNIMESSAGE_PURE=1 selects: the side-by-side row of the native accelerator (issue 26)."""
-    from omnimessage._tables import RUNTIME
-    from omnimessage.codec import _decode
+    from omnimessage.codec.api import _decode
+    from omnimessage.codec.tables import RUNTIME
 
     pure = RUNTIME._replace(native=None)
     ok = 0

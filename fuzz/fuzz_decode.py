@@ -22,7 +22,7 @@ except ImportError:  # replaying fixtures (python/tests/test_fuzz_crashes.py) ne
 
 with atheris.instrument_imports() if atheris is not None else contextlib.nullcontext():
     import omnimessage as om
-    from omnimessage import codec
+    from omnimessage.codec import api as codec
 
 
 def outcome(fn: object, data: bytes) -> tuple[str, object]:

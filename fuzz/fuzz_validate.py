@@ -27,9 +27,9 @@ except ImportError:  # replaying fixtures (python/tests/test_fuzz_crashes.py) ne
     atheris = None
 
 with atheris.instrument_imports(include=["omnimessage"]) if atheris is not None else contextlib.nullcontext():
-    from omnimessage.validate.engine import Finding, Validator
-    from omnimessage.validate.rules import PROFILES, RULES
-    from omnimessage.validate.sse import iter_lines_bytes, validate_sse
+    from omnimessage.validate.engine.rules import PROFILES, RULES
+    from omnimessage.validate.engine.validator import Finding, Validator
+    from omnimessage.validate.sources.sse import iter_lines_bytes, validate_sse
 
 SEVERITIES = frozenset({"error", "warning", "info"})
 MAX_LINE = 1 << 20

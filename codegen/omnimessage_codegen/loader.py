@@ -80,10 +80,10 @@ def load_testee_protocol() -> Model:
 
 def load_protocol(version: str) -> Model:
     """The model of one protocol version's schema, as `omnimessage schema --protocol VERSION` prints
-    it (derived from the canonical schema's version marks by the runtime's `omnimessage.versions`,
+    it (derived from the canonical schema's version marks by the runtime's `omnimessage.schema.versions`,
     imported here: unlike :func:`load_schema`, this needs an importable runtime). Raises
     `ValueError` naming the known versions for a version the schema does not list."""
-    from omnimessage.versions import derive, versions
+    from omnimessage.schema.versions import derive, versions
 
     if version not in versions():
         raise ValueError(f"unknown protocol {version!r}; known: {', '.join(versions())}")

@@ -12,10 +12,10 @@ TEMPLATE = """from __future__ import annotations
 
 {{ imports.here("msgspec") }}
 
-{{ imports.here("omnimessage.bind") }}
+{{ imports.here("omnimessage.runtime") }}
 
-x = {{ imports.use("omnimessage.bind", "now") }}()
-{% if big %}y: {{ imports.use("collections.abc", "Sequence") }}[int] = [{{ imports.use("omnimessage.bind", "ABSENT") }}]{% endif %}
+x = {{ imports.use("omnimessage.runtime", "now") }}()
+{% if big %}y: {{ imports.use("collections.abc", "Sequence") }}[int] = [{{ imports.use("omnimessage.runtime", "ABSENT") }}]{% endif %}
 
 # msgspec, Sequence and verbatim in a comment or a string are no use: "UNSET"
 """
@@ -32,7 +32,7 @@ def test_a_module_used_gets_its_names_sorted_and_one_unused_gets_no_line() -> No
         "",
         "from collections.abc import Sequence",
         "",
-        "from omnimessage.bind import ABSENT, now",  # constants before functions, as ruff's isort
+        "from omnimessage.runtime import ABSENT, now",  # constants before functions, as ruff's isort
         "",
         "x = now()",
     ]
@@ -42,7 +42,7 @@ def test_nothing_used_leaves_no_import_and_no_blank_lines_behind() -> None:
     assert _fill(False).split("\n")[:5] == [
         "from __future__ import annotations",
         "",
-        "from omnimessage.bind import now",
+        "from omnimessage.runtime import now",
         "",
         "x = now()",
     ]

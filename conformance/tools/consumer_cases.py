@@ -156,9 +156,10 @@ def cases() -> list[dict[str, Any]]:
 
 
 def check(all_cases: list[dict[str, Any]]) -> None:
-    from omnimessage import decode  # the strict decoder: every expected message is one
-
-    from omnimessage import DecodeError
+    from omnimessage import (
+        DecodeError,
+        decode,  # the strict decoder: every expected message is one
+    )
 
     for c in all_cases:
         if c["expect"] == ERROR:  # the stream's one multi-line message must be one the decoder refuses

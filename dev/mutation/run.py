@@ -163,7 +163,7 @@ class C(Lang):
     def prepare(self) -> None:
         import fastpath_cases as fc
 
-        from omnimessage._accel_select import DECODER
+        from omnimessage.codec.native import DECODER
         d = WORK / "c"
         shutil.rmtree(d, ignore_errors=True)
         d.mkdir(parents=True)

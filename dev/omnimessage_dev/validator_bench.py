@@ -31,7 +31,7 @@ from typing import Any
 
 from omnimessage import decode
 from omnimessage.reader import iter_lines, iter_messages
-from omnimessage.validate.inputs import FileUnit, Options, run_unit
+from omnimessage.validate.sources.inputs import FileUnit, Options, run_unit
 
 from .synth.sessions import stream_lines, trace_lines
 

@@ -22,10 +22,11 @@ from typing import Any
 
 from msgspec import UNSET, Struct
 
+from omnimessage.codec.utf16 import join_fragments
+
 from ._generated import models as m
+from ._generated.guards import is_partial
 from ._generated.models import FRAGMENT_OF
-from ._utf16 import join_fragments
-from .guards import is_partial
 
 __all__ = ["Aggregator", "Segment", "SegmentKey"]
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import msgspec
 from msgspec import UNSET
 
-from ._builder_support import JsonObject as JsonObject
-from ._builder_support import now, raw_json
+from omnimessage.codec.verbatim import now, raw_json
+
 from ._generated import builders as _generated_builders
 from ._generated import models as m
 from ._generated.builders import *  # noqa: F403

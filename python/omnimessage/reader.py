@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, BinaryIO, Generic, Literal, overload
 
 from msgspec import Struct
 
+from omnimessage.codec.api import OpaqueMessage, decode
+from omnimessage.codec.errors import DecodeError
+
 from ._generated.models import DEFAULT_MAX_LINE_BYTES, Message
-from .codec import OpaqueMessage, decode
-from .errors import DecodeError
 
 __all__ = ["TORN_CATEGORIES", "Line", "iter_lines", "iter_messages"]
 

@@ -23,10 +23,11 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from omnimessage.codec.api import OpaqueMessage
+from omnimessage.validate.sources.roots import index_root
+
 from ._generated.models import DEFAULT_MAX_LINE_BYTES, Message
-from .codec import OpaqueMessage
 from .reader import Line, iter_messages
-from .validate.roots import index_root
 
 __all__ = ["Session", "SessionLine", "iter_sessions"]
 

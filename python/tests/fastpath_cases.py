@@ -19,8 +19,8 @@ import base64
 from collections.abc import Iterator
 
 import omnimessage as om
-from omnimessage import codec
-from omnimessage._tables import RUNTIME
+from omnimessage.codec import api as codec
+from omnimessage.codec.tables import RUNTIME
 from omnimessage.conformance import Case, load_suite
 from omnimessage.conformance.fresh import POINTED_CATEGORIES
 

@@ -22,9 +22,10 @@ import pytest
 from conftest import ROOT
 
 import omnimessage as om
-from omnimessage import _accel_select, codec
-from omnimessage._fast_path import decode_fast
-from omnimessage._tables import RUNTIME
+from omnimessage.codec import api as codec
+from omnimessage.codec import native as _accel_select
+from omnimessage.codec.fast_path import decode_fast
+from omnimessage.codec.tables import RUNTIME
 from omnimessage.conformance import load_suite
 from omnimessage.conformance.fresh import fresh_cases
 
@@ -135,7 +136,7 @@ def test_version_names_the_path_in_use_and_pure_forces_the_fallback() -> None:
     out = subprocess.run([sys.executable, "-m", "omnimessage", "--version"], capture_output=True, text=True,
                          env=env, check=True).stdout
     assert out == f"omnimessage {om.__version__}\ncodec: pure Python (OMNIMESSAGE_PURE=1)\n"
-    probe = "from omnimessage import _tables; print(_tables.RUNTIME.native is None)"
+    probe = "from omnimessage.codec import tables; print(tables.RUNTIME.native is None)"
     assert subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True,
                           check=True).stdout == "True\n"
     env.pop("OMNIMESSAGE_PURE")
@@ -160,7 +161,7 @@ def test_a_build_without_a_compiler_installs_the_pure_fallback_and_says_so_once(
     target = tmp_path / "site"
     subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target),
                     str(wheels[0])], check=True, timeout=600)
-    probe = ("import omnimessage, sys; from omnimessage import _accel_select as s; print(s.DESCRIPTION); "
+    probe = ("import omnimessage, sys; from omnimessage.codec import native as s; print(s.DESCRIPTION); "
              "sys.stdout.buffer.write(omnimessage.canonicalize(open(sys.argv[1], 'rb').readline()))")
     line = (ROOT / "examples" / "trace.jsonl").read_bytes().splitlines()[0]
     p = subprocess.run([sys.executable, "-c", probe, str(ROOT / "examples" / "trace.jsonl")], capture_output=True,

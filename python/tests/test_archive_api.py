@@ -17,10 +17,10 @@ from fsspec.implementations.memory import MemoryFileSystem
 from moto.server import ThreadedMotoServer
 
 from omnimessage.validate import validate_archive, validate_path
-from omnimessage.validate.inputs import UnitResult
-from omnimessage.validate.report import Report
-from omnimessage.validate.storage import StorageUnavailable
-from omnimessage.validate.summary import GroupedReport
+from omnimessage.validate.reporting.report import Report
+from omnimessage.validate.reporting.summary import GroupedReport
+from omnimessage.validate.sources.inputs import UnitResult
+from omnimessage.validate.sources.storage import StorageUnavailable
 from omnimessage_dev.archive import build_archive
 
 

@@ -166,7 +166,7 @@ def test_python_markdown_and_pydantic_targets_in_a_fresh_project(wheel: Path, tm
         text = path.read_text(encoding="utf-8")
         imported = re.findall(r"^(?:from (\S+) import|import (\S+))", text, re.M)
         runtime = {a or b for a, b in imported if (a or b).startswith("omnimessage")}
-        assert "from .." not in text and runtime <= {"omnimessage.bind"}, (path, runtime)
+        assert "from .." not in text and runtime <= {"omnimessage.runtime"}, (path, runtime)
         assert f"(omnimessage {omnimessage.__version__}) from schema {omnimessage.SCHEMA_ID}" in text.splitlines()[0], path
 
     # a package at the top of the project works the same (the "relative import beyond top-level package")
@@ -201,7 +201,7 @@ def test_python_markdown_and_pydantic_targets_in_a_fresh_project(wheel: Path, tm
            "generate('python', load_schema(Path('newer.schema.json')), Path('newer'))")
     subprocess.run([str(py), "-c", gen], cwd=project, check=True, capture_output=True, timeout=300)
     bad = subprocess.run([str(py), "-c", "import newer"], cwd=project, capture_output=True, text=True, timeout=120)
-    assert bad.returncode == 1 and "omnimessage.bind.IncompatibleSchemaError: newer was generated from schema " \
+    assert bad.returncode == 1 and "omnimessage.runtime.IncompatibleSchemaError: newer was generated from schema " \
         "urn:omnimessage:schema:1.1.0" in bad.stderr, bad.stderr
     assert f"speaks schema {omnimessage.SCHEMA_ID}" in bad.stderr and "TextPayload" in bad.stderr, bad.stderr
     assert "omnimessage generate --target python --out DIR" in bad.stderr, bad.stderr

@@ -24,7 +24,7 @@ from test_go_module import go_env
 from test_npm_package import npm
 
 import omnimessage
-from omnimessage.versions import newest, versions
+from omnimessage.schema.versions import newest, versions
 
 PRODUCERS = ROOT / "conformance" / "producers"
 PINNED = "0.2.4"

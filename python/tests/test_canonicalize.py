@@ -9,8 +9,8 @@ import pytest
 from conftest import needs
 
 import omnimessage as om
-from omnimessage import codec
-from omnimessage._write import es_number, quote
+from omnimessage.codec import api as codec
+from omnimessage.codec.write import es_number, quote
 
 T = '"timestamp":"2026-07-18T03:10:22.531Z"'
 CANON_TEXT = "{" + T + ',"type":"model_msg","payload":{"type":"text","role":"user","text":"hi"}}'

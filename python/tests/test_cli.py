@@ -159,7 +159,7 @@ def test_main_in_process_gives_back_the_sigterm_handler(capsys: pytest.CaptureFi
     import signal
     import threading
 
-    from omnimessage import cli
+    from omnimessage.cli import main as cli
 
     def mine(signum: int, frame: object) -> None: ...
 

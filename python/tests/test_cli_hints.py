@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from omnimessage.cli import main as cli_main
-from omnimessage.validate.hints import missing_input, profile_hint
+from omnimessage.cli.main import main as cli_main
+from omnimessage.validate.sources.hints import missing_input, profile_hint
 
 EXAMPLES = ROOT / "examples"
 PROFILE_NOTE = "validate it with --profile stream"

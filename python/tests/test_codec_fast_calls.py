@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 import omnimessage as om
-from omnimessage import codec
-from omnimessage._accel_select import DECODE_ERRORS, DECODER
+from omnimessage.codec import api as codec
+from omnimessage.codec.native import DECODE_ERRORS, DECODER
 
 CANONICAL = (b'{"timestamp":"2026-07-18T03:10:22.531Z","type":"model_msg",'
              b'"payload":{"type":"text","role":"user","text":"hi"}}')

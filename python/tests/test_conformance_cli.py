@@ -113,7 +113,7 @@ def test_cli_a_testee_that_cannot_start_is_reported_once(tmp_path: Path) -> None
 def test_cli_a_baseline_whose_extra_is_missing_says_which_once() -> None:
     code = (
         "import sys; sys.modules['pydantic'] = None\n"  # as if the extra were not installed
-        "from omnimessage.cli import main; sys.exit(main(['conformance', '--impl', 'pydantic']))"
+        "from omnimessage.cli.main import main; sys.exit(main(['conformance', '--impl', 'pydantic']))"
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 2, r.stdout[-1000:] + r.stderr[-1000:]

@@ -77,7 +77,7 @@ def test_typescript_testee_passes_every_case(
 ) -> None:
     """The documented command (conformance/README.md), in process, so its exchanges are checked
     against the protocol schema."""
-    from omnimessage.cli import main as cli_main
+    from omnimessage.cli.main import main as cli_main
 
     _, cases = suite_cases
     seen = _schema_checked(monkeypatch)

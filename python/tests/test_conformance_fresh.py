@@ -206,7 +206,7 @@ def test_fresh_number_ties_are_spelled_as_node_spells_them() -> None:
     import random
     from fractions import Fraction
 
-    from omnimessage._write import es_number
+    from omnimessage.codec.write import es_number
     from omnimessage.conformance.fresh.number_ties import exact_decimal, tie
 
     rng = random.Random(20)

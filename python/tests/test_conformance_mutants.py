@@ -157,7 +157,7 @@ def test_the_quick_form_finds_what_the_full_count_finds() -> None:
 def test_without_a_checkout_mutants_is_a_usage_error_saying_where_they_live() -> None:
     """The wheel carries no mutant (test_packaging); `omnimessage conformance --mutants` where
     omnimessage_dev is not importable (an installed wheel) says where they are, with status 2."""
-    code = "import sys; sys.modules['omnimessage_dev'] = None; from omnimessage.cli import main; sys.exit(main(['conformance', '--mutants']))"
+    code = "import sys; sys.modules['omnimessage_dev'] = None; from omnimessage.cli.main import main; sys.exit(main(['conformance', '--mutants']))"
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 2 and "dev/omnimessage_dev/mutants" in r.stderr and "Traceback" not in r.stderr, r.stderr
 
@@ -169,7 +169,7 @@ def test_a_checkout_with_broken_mutants_shows_their_error(tmp_path: Path) -> Non
     broken.mkdir(parents=True)
     (broken.parent / "__init__.py").write_text("", encoding="utf-8")
     (broken / "__init__.py").write_text("import no_such_module_of_a_mutant\n", encoding="utf-8")
-    code = (f"import sys; sys.path.insert(0, {str(tmp_path)!r}); from omnimessage.cli import main; "
+    code = (f"import sys; sys.path.insert(0, {str(tmp_path)!r}); from omnimessage.cli.main import main; "
             "sys.exit(main(['conformance', '--mutants']))")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert r.returncode == 1 and "No module named 'no_such_module_of_a_mutant'" in r.stderr, r.stderr

@@ -9,7 +9,7 @@ import dataclasses
 from conformance_harness import SUITE, SUMMARY, cli
 
 from omnimessage.conformance.protocol_cases import holds_in, of_protocol
-from omnimessage.versions import newest
+from omnimessage.schema.versions import newest
 
 LINE = b'{"timestamp":"2026-07-18T03:10:22.531Z","type":"event_msg","payload":{"type":"request_end","status":"%s"}}'
 COST = (b'{"timestamp":"2026-07-18T03:10:22.531Z","type":"event_msg","payload":{"type":"token_usage","session":'

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 import omnimessage as om
-from omnimessage import _accel_select, codec
+from omnimessage.codec import api as codec
+from omnimessage.codec import native as _accel_select
 
 CANONICAL = (b'{"timestamp":"2026-07-18T03:10:22.531Z","type":"model_msg",'
              b'"payload":{"type":"text","role":"user","text":"hi"}}')
@@ -65,7 +66,7 @@ def test_with_the_accelerator_decode_is_its_entry_and_reads_as_the_python_one() 
         assert om.decode is codec.PYTHON_DECODE  # pure Python: nothing stands in for it
         return
     assert om.decode is not codec.PYTHON_DECODE and inspect.isbuiltin(om.decode)
-    assert (om.decode.__name__, om.decode.__module__) == ("decode", "omnimessage.codec")
+    assert (om.decode.__name__, om.decode.__module__) == ("decode", "omnimessage.codec.api")
     assert om.decode.__doc__ == codec.PYTHON_DECODE.__doc__
     assert str(inspect.signature(om.decode)) == "(data, *, lenient=False)"
     # pickled by name, as the Python function was (a Dask task or a process pool may ship it)

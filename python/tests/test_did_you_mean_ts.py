@@ -10,7 +10,7 @@ import subprocess
 
 from conftest import ROOT, needs
 
-from omnimessage.cli import did_you_mean
+from omnimessage.cli.usage import did_you_mean
 
 pytestmark = needs("node")
 

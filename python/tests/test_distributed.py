@@ -23,13 +23,13 @@ from typing import Any
 import distributed
 import pytest
 
-from omnimessage._sanitize import MAX_MESSAGE_CHARS
-from omnimessage.validate import distributed as dd
+from omnimessage.cli.validate import main as validate_main
+from omnimessage.text.sanitize import MAX_MESSAGE_CHARS
 from omnimessage.validate.api import validate_path
-from omnimessage.validate.command import main as validate_main
-from omnimessage.validate.inputs import FileUnit, Options, Unit, UnitResult, discover
-from omnimessage.validate.report import Report
-from omnimessage.validate.storage import UrlSessionUnit
+from omnimessage.validate.reporting.report import Report
+from omnimessage.validate.sources import distributed as dd
+from omnimessage.validate.sources.inputs import FileUnit, Options, Unit, UnitResult, discover
+from omnimessage.validate.sources.storage import UrlSessionUnit
 from omnimessage_dev.archive import Manifest, build_archive
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -294,7 +294,7 @@ def test_worker_killed_mid_run_changes_nothing(archive: Manifest, cluster: distr
     before = _worker_pids(cluster)
 
     def arm() -> None:  # runs in the victim's process only: its validate_chunk dies on the third unit
-        import omnimessage.validate.distributed as mod
+        import omnimessage.validate.sources.distributed as mod
 
         real = mod.run_unit
         seen = [0]
@@ -378,7 +378,7 @@ def test_ctrl_c_exits_130_without_traceback(archive: Manifest, cluster: distribu
     def slow() -> None:
         import time as t
 
-        import omnimessage.validate.distributed as mod
+        import omnimessage.validate.sources.distributed as mod
 
         real = mod.run_unit
 
@@ -389,8 +389,8 @@ def test_ctrl_c_exits_130_without_traceback(archive: Manifest, cluster: distribu
         mod.run_unit = sleepy  # type: ignore[assignment]
 
     def fast() -> None:
-        import omnimessage.validate.distributed as mod
-        import omnimessage.validate.inputs as inputs
+        import omnimessage.validate.sources.distributed as mod
+        import omnimessage.validate.sources.inputs as inputs
 
         mod.run_unit = inputs.run_unit
 

@@ -27,8 +27,8 @@ import pytest
 from actions_log import foreign_commands
 from conftest import ROOT, needs
 
-from omnimessage._sanitize import sanitize, sanitize_lines
-from omnimessage.validate.output import FORMATS, Progress
+from omnimessage.text.sanitize import sanitize, sanitize_lines
+from omnimessage.validate.reporting.output import FORMATS, Progress
 
 EVIL = (
     "\x1b[2J\x1b[H\x1b]0;pwned\x07\x1b]52;c;cHduZWQ=\x07\x1b[1A\x1b[2K\u202eevil\u2066\u061c\u200f\x85\x9b31m"
@@ -362,7 +362,7 @@ def long_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_clip_text_keeps_head_and_tail_and_says_the_length() -> None:
-    from omnimessage._sanitize import MAX_QUOTED_CHARS, clip_text
+    from omnimessage.text.sanitize import MAX_QUOTED_CHARS, clip_text
 
     assert clip_text("x" * MAX_QUOTED_CHARS) == "x" * MAX_QUOTED_CHARS
     s = "a" * 150 + "b" * 1000 + "c" * 50
@@ -372,7 +372,7 @@ def test_clip_text_keeps_head_and_tail_and_says_the_length() -> None:
 
 @needs("node")
 def test_typescript_clips_exactly_like_python() -> None:
-    from omnimessage._sanitize import clip_text
+    from omnimessage.text.sanitize import clip_text
 
     samples = ["", "x" * 200, "x" * 201, "\U0001f600" * 250, "\udcff" * 300 + "tail", LONG_KEY[:5000],
                "a\U0001f600" * 150]

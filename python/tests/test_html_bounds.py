@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from omnimessage.validate import html as html_report
-from omnimessage.validate.html import timeline
+from omnimessage.validate.reporting import html as html_report
+from omnimessage.validate.reporting.html import timeline
 
 TS = '"timestamp":"2026-07-18T03:10:22.531Z"'
 DEEP_FIDELITY = ('{' + TS + ',"type":"model_msg","payload":{"type":"thinking","role":"assistant","thinking":"x",'

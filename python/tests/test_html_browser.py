@@ -29,7 +29,7 @@ CHROMIUM = os.environ.get("OMNIMESSAGE_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 ARTEFACTS = ROOT / ".artifacts"
-HIGHLIGHT = "rgb(255, 227, 227)"  # .row.hl in validate/html/page.css
+HIGHLIGHT = "rgb(255, 227, 227)"  # .row.hl in validate/reporting/html/page.css
 
 
 def _browser_or_skip() -> None:

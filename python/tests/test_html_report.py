@@ -13,8 +13,8 @@ from pathlib import Path
 import html_fixture
 import pytest
 
-from omnimessage.validate import command
-from omnimessage.validate import html as html_report
+from omnimessage.cli import validate as command
+from omnimessage.validate.reporting import html as html_report
 
 TS = "2026-07-18T03:10:22.531Z"
 

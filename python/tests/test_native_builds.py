@@ -23,7 +23,7 @@ import fastpath_cases as fc
 import pytest
 from conftest import REQUIRE_TOOLS, ROOT
 
-from omnimessage._accel_select import DECODE_ERRORS, DECODER
+from omnimessage.codec.native import DECODE_ERRORS, DECODER
 
 SRC = ROOT / "python" / "omnimessage" / "_native"
 BUILDS = {"default": [], "swar": ["-DOMV_NO_SSE2"], "scalar": ["-DOMV_SCALAR_ONLY"]}

@@ -15,8 +15,9 @@ import msgspec
 import pytest
 
 import omnimessage as om
-from omnimessage import codec, produce
-from omnimessage._tables import RUNTIME
+from omnimessage import produce
+from omnimessage.codec import api as codec
+from omnimessage.codec.tables import RUNTIME
 
 TS = "2026-09-14T08:12:41.000Z"
 SID = "session-2026-09-14-16-12-40-0c9d2b6e"
@@ -67,7 +68,7 @@ def test_a_raw_line_break_inside_a_message_is_line_break(name: str, t: Any, leni
 def test_the_fast_paths_do_not_prove_a_verbatim_value_with_a_line_break(t: Any) -> None:
     """A canonical line but for a LF in its fidelity: the accelerator's one-pass proof (verify.c)
     and the pure re-encoding proof used to take it whole."""
-    from omnimessage._fast_path import decode_fast
+    from omnimessage.codec.fast_path import decode_fast
 
     for ws in (b"\n", b"\r"):
         assert decode_fast(_thinking(b'{"a":1,' + ws + b'"b":2}'), t) is None

@@ -36,7 +36,7 @@ def test_wheel_contents(wheel: Path) -> None:
     ]:
         assert required in names, required
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
-    assert "omnimessage = omnimessage.cli:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+    assert "omnimessage = omnimessage.cli.main:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
     assert not any("tests/" in n for n in names)
     # development tooling stays out: the synthetic-message generator and the benchmarks
     assert not any(n.startswith("omnimessage_dev/") or n.startswith("bench/") for n in names)

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from conftest import ROOT
 
-from omnimessage.versions import versions
+from omnimessage.schema.versions import versions
 
 CORPUS = ROOT / "conformance" / "producers"
 INDEX = json.loads((CORPUS / "index.json").read_text(encoding="utf-8"))

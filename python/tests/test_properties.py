@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import omnimessage as om
-from omnimessage import codec
+from omnimessage.codec import api as codec
 from omnimessage_codegen.model import AnyOf, ArrayOf, Const, EnumRef, Prim, StructRef, TypeRef, UnionRef, Verbatim
 from omnimessage_dev.synth.samples import MODEL, TS, canonical_samples, envelope_of, payload_structs
 

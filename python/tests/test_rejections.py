@@ -313,7 +313,7 @@ FUZZ_CRASHES = sorted((ROOT / "fuzz" / "crashes").glob("*"))
 
 @pytest.mark.parametrize("path", FUZZ_CRASHES, ids=[p.name for p in FUZZ_CRASHES])
 def test_inputs_the_fuzzer_crashed_on_are_refused_cleanly(path: Path) -> None:
-    from omnimessage import codec
+    from omnimessage.codec import api as codec
 
     data = path.read_bytes()
     results = []

@@ -60,7 +60,7 @@ def test_the_script_builds_sdist_wheel_and_npm_tarball(release_dist: Path) -> No
     tgz = out / "npm" / f"omnimessage-{__version__}.tgz"
     assert sorted(p.name for p in (out / "python").iterdir()) == sorted([sdist.name, wheel.name])
     names = set(zipfile.ZipFile(wheel).namelist())
-    assert {"omnimessage/cli.py", "omnimessage/validate/html/page.js", "omnimessage/validate/html/page.css",
+    assert {"omnimessage/cli/main.py", "omnimessage/validate/reporting/html/page.js", "omnimessage/validate/reporting/html/page.css",
             "omnimessage/_accel.abi3.so", "omnimessage/_native/generated/omv_table.h"} <= names
     assert sum(n.startswith("omnimessage/_accel.") for n in names) == 1  # never the editable install's in-place build
     with tarfile.open(sdist) as t:

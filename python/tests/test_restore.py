@@ -23,7 +23,7 @@ import pytest
 from conftest import ROOT
 
 import omnimessage as om
-from omnimessage._replay import PLACEHOLDER_OUTPUT
+from omnimessage.model_context.replay import PLACEHOLDER_OUTPUT
 
 PRODUCERS = ROOT / "conformance" / "producers"
 

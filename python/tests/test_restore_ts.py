@@ -22,7 +22,7 @@ import pytest
 from conftest import ROOT, needs
 from test_restore import RETIRED, SID, USER, meta_line, write_root
 
-from omnimessage import cli
+from omnimessage.cli import main as cli
 
 PRODUCERS = ROOT / "conformance" / "producers"
 TS_BIN = ROOT / "typescript" / "bin" / "omnimessage.mjs"

@@ -7,7 +7,7 @@ import json
 import pytest
 
 import omnimessage as om
-from omnimessage import codec
+from omnimessage.codec import api as codec
 from omnimessage_dev.synth.samples import MODEL, TS, canonical_samples, dumps, message, sample_struct
 
 SAMPLES = list(canonical_samples())

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from omnimessage.cli import main
-from omnimessage.schema_diff import COMPATIBLE, READER, WRITER, diff
-from omnimessage.versions import versions
+from omnimessage.cli.main import main
+from omnimessage.schema.diff import COMPATIBLE, READER, WRITER, diff
+from omnimessage.schema.versions import versions
 
 BASE: dict[str, Any] = {
     "$defs": {

@@ -15,7 +15,7 @@ import pytest
 from conftest import needs
 from test_schema_diff import BASE
 
-from omnimessage.cli import main
+from omnimessage.cli.main import main
 
 EVIL = "x\n::error::forged\x1b[2J"
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 import omnimessage as om
-from omnimessage._utf16 import join_fragments
-from omnimessage.codec import decode_canonical
+from omnimessage.codec.api import decode_canonical
+from omnimessage.codec.utf16 import join_fragments
 
 TS = "2026-07-18T03:10:22.531Z"
 HEAD = b'{"timestamp":"2026-07-18T03:10:22.531Z","type":"model_msg","payload":'

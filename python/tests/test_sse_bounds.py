@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from omnimessage.validate.sse import SseResult, iter_events, iter_lines_bytes
+from omnimessage.validate.sources.sse import SseResult, iter_events, iter_lines_bytes
 
 
 def _limited(argv: list[str], *, mem: int | None = None, cpu: int | None = None) -> tuple[int, str, int]:

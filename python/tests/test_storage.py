@@ -1,4 +1,4 @@
-"""URL inputs through fsspec (python/omnimessage/validate/storage.py): `memory://` roots, a real S3
+"""URL inputs through fsspec (python/omnimessage/validate/sources/storage.py): `memory://` roots, a real S3
 endpoint on loopback (moto's standalone server, read through s3fs exactly as a bucket would be),
 hostile listings and reads, missing extras, credentials never shown, and memory that stays flat."""
 
@@ -22,12 +22,12 @@ from conftest import ROOT
 from fsspec.implementations.memory import MemoryFileSystem
 from moto.server import ThreadedMotoServer
 
-from omnimessage.cli import main as cli_main
+from omnimessage.cli.main import main as cli_main
 from omnimessage.validate import validate_path
 from omnimessage.validate.archive import validate_archive
-from omnimessage.validate.inputs import Options, index_root, run_unit
-from omnimessage.validate.report import Report
-from omnimessage.validate.storage import (
+from omnimessage.validate.reporting.report import Report
+from omnimessage.validate.sources.inputs import Options, index_root, run_unit
+from omnimessage.validate.sources.storage import (
     discover_any,
     index_url_root,
     parse_storage_options,
@@ -244,7 +244,7 @@ def test_nested_and_url_credentials_are_never_shown(capsys: pytest.CaptureFixtur
 
 
 def test_redaction_is_recursive_and_scrubs_texts() -> None:
-    from omnimessage.validate.secrets import has_secrets, redacted_options, scrub, secrets_of
+    from omnimessage.validate.sources.secrets import has_secrets, redacted_options, scrub, secrets_of
 
     pairs = [("client_kwargs", '{"a": {"b": [{"aws_secret_access_key": "S1-xx"}]}, "region_name": "eu"}'),
              ("endpoint_url", "https://u-xx:p-xx@h/x?X-Amz-Signature=sig-xx&n=1"), ("anon", "false")]
@@ -388,7 +388,7 @@ class LazyFS(AbstractFileSystem):
         return Lazy(self, path, mode, block_size=block_size, size=SIZE, **kw)
 
 fsspec.register_implementation("lazytrace", LazyFS, clobber=True)
-from omnimessage.validate.command import main
+from omnimessage.cli.validate import main
 rc = main(sys.argv[1:])
 sys.stderr.write("\\nLINES_PER_PATTERN %d\\n" % PATTERN.count(b"\\n"))
 sys.stderr.write("SIZE %d\\n" % SIZE)

@@ -1,5 +1,5 @@
-"""`--summary-by producer|day|rule` (validate/summary.py) and the progress of big runs
-(validate/progress_log.py): exact tables on a small archive, the JSON form, the cap on groups,
+"""`--summary-by producer|day|rule` (validate/reporting/summary.py) and the progress of big runs
+(validate/reporting/progress_log.py): exact tables on a small archive, the JSON form, the cap on groups,
 hostile keys, and the progress lines under a fake clock."""
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from omnimessage.cli import main as cli_main
-from omnimessage.validate.inputs import UnitResult
-from omnimessage.validate.progress_log import ArchiveProgress, format_duration
-from omnimessage.validate.summary import OTHER, GroupSummary, parse_dimensions, producer_key
+from omnimessage.cli.main import main as cli_main
+from omnimessage.validate.reporting.progress_log import ArchiveProgress, format_duration
+from omnimessage.validate.reporting.summary import OTHER, GroupSummary, parse_dimensions, producer_key
+from omnimessage.validate.sources.inputs import UnitResult
 from omnimessage_dev.archive import build_archive
 from omnimessage_dev.synth.sessions import trace_lines
 

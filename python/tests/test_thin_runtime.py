@@ -18,7 +18,7 @@ import io, json, sys
 argv = json.loads(sys.argv[1])
 import omnimessage
 if argv is not None:
-    from omnimessage.cli import main
+    from omnimessage.cli.main import main
     sys.stdout = io.TextIOWrapper(io.BytesIO())  # the command's output is not the point
     try:
         main(argv)
@@ -41,7 +41,7 @@ def heavy(modules: set[str]) -> list[str]:
 
 def test_import_omnimessage_loads_the_codec_only() -> None:
     modules = loaded_modules(None)
-    assert "omnimessage.codec" in modules
+    assert "omnimessage.codec.api" in modules
     assert heavy(modules) == []
 
 
@@ -58,9 +58,9 @@ def test_schema_loads_neither_the_generator_nor_the_validator() -> None:
 @pytest.mark.parametrize(
     ("command", "expected", "absent"),
     [
-        ("validate", "omnimessage.validate.command", ("omnimessage.conformance", "omnimessage_codegen")),
+        ("validate", "omnimessage.cli.validate", ("omnimessage.conformance", "omnimessage_codegen")),
         ("conformance", "omnimessage.conformance.command", ("omnimessage.validate", "omnimessage_codegen")),
-        ("canonicalize", "omnimessage.cli", HEAVY),
+        ("canonicalize", "omnimessage.cli.canonicalize", HEAVY),
     ],
 )
 def test_help_of_one_subcommand_imports_no_other(command: str, expected: str, absent: tuple[str, ...]) -> None:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from omnimessage.validate.torn import is_record_prefix
+from omnimessage.validate.engine.torn import is_record_prefix
 
 RECORD = json.dumps(
     {

@@ -156,7 +156,7 @@ def test_unreadable_directories_are_findings_not_silent_skips(tmp_path: Path) ->
 
 SWAP = """
 import json, os, sys
-from omnimessage.validate.inputs import Options, discover, run_unit
+from omnimessage.validate.sources.inputs import Options, discover, run_unit
 root, good = sys.argv[1], sys.argv[2]
 units, _, _ = discover([root], "trace")
 os.unlink(good)

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from test_validate_header import SECRET, _Auth, server  # noqa: F401 - the loopback producer fixture
 
-from omnimessage.cli import main as cli_main
+from omnimessage.cli.main import main as cli_main
 from omnimessage.validate import validate_url
-from omnimessage.validate.output import FORMATS
+from omnimessage.validate.reporting.output import FORMATS
 
 TOKEN = "QTOKEN-abc123"
 

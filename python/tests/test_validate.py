@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 import omnimessage as om
 from omnimessage.reader import iter_messages
 from omnimessage.validate import RULES, Finding, Validator
-from omnimessage.validate import engine as engine_mod
-from omnimessage.validate.docs import render
-from omnimessage.validate.rules import CATEGORY_RULES, GROUPS, select_rules
+from omnimessage.validate.engine import validator as engine_mod
+from omnimessage.validate.engine.catalogue import render
+from omnimessage.validate.engine.rules import CATEGORY_RULES, GROUPS, select_rules
 from omnimessage_dev.synth.sessions import stream_lines, trace_lines
 
 TS = "2026-07-18T03:10:22.531Z"
@@ -391,14 +391,14 @@ def test_registry_is_complete_and_well_formed() -> None:
 def test_rules_md_is_fresh() -> None:
     path = ROOT / "docs" / "rules.md"
     assert path.read_text(encoding="utf-8") == render(), (
-        "docs/rules.md is stale: run `.venv/bin/python -m omnimessage.validate.docs > docs/rules.md`"
+        "docs/rules.md is stale: run `.venv/bin/python -m omnimessage.validate.engine.catalogue > docs/rules.md`"
     )
     for rid in RULES:
         assert f'<a id="{rid.lower()}"></a>' in render()
 
 
 def test_docs_main_writes_markdown(capsys: pytest.CaptureFixture[str]) -> None:
-    from omnimessage.validate.docs import main
+    from omnimessage.validate.engine.catalogue import main
 
     assert main() == 0
     assert capsys.readouterr().out == render()
@@ -407,7 +407,7 @@ def test_docs_main_writes_markdown(capsys: pytest.CaptureFixture[str]) -> None:
 def test_io_helpers_do_not_hold_whole_inputs() -> None:
     # the runner reads line by line: a BytesIO with a huge unterminated line is skipped, not kept
     from omnimessage.reader import iter_lines
-    from omnimessage.validate.feed import UnitResult, play
+    from omnimessage.validate.engine.feed import UnitResult, play
 
     v = Validator("trace")
     found: list[Finding] = []

@@ -19,10 +19,10 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from omnimessage.cli import main as cli_main
+from omnimessage.cli.main import main as cli_main
 from omnimessage.validate import Finding, Report, Validator, validate_path
-from omnimessage.validate.inputs import Options, discover, resolve_subagents, run_unit
-from omnimessage.validate.report import MAX_LISTED
+from omnimessage.validate.reporting.report import MAX_LISTED
+from omnimessage.validate.sources.inputs import Options, discover, resolve_subagents, run_unit
 from omnimessage_dev.synth.sessions import stream_lines, trace_lines
 
 FIX = ROOT / "conformance" / "validator"

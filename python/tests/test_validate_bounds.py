@@ -14,8 +14,7 @@ from typing import Final
 import pytest
 
 from omnimessage.validate import Validator
-from omnimessage.validate.sse import SseResult, validate_sse
-from omnimessage.validate.state import (
+from omnimessage.validate.engine.state import (
     MAX_CHILD_SESSIONS,
     MAX_OPEN_CALLS,
     MAX_OPEN_SEGMENTS,
@@ -24,6 +23,7 @@ from omnimessage.validate.state import (
     SEGMENT_PREFIX,
     SEGMENT_TEXT,
 )
+from omnimessage.validate.sources.sse import SseResult, validate_sse
 
 TS: Final = "2026-07-18T03:10:22.418Z"
 
@@ -201,7 +201,7 @@ def test_server_event_types_are_capped() -> None:
 _RUN: Final = """\
 import resource, sys
 resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
-from omnimessage.validate.command import main
+from omnimessage.cli.validate import main
 rc = main(sys.argv[1:])
 # VmHWM, not RUSAGE_SELF: ru_maxrss survives exec, so it would count the pytest process this forked from
 hwm = int(next(ln.split()[1] for ln in open("/proc/self/status") if ln.startswith("VmHWM:")))
@@ -232,7 +232,7 @@ def test_max_findings_bounds_a_junit_report(tmp_path: Path) -> None:
 
 
 def test_max_findings_counts_the_rest(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from omnimessage.validate.command import main
+    from omnimessage.cli.validate import main
 
     p = tmp_path / "bad.jsonl"
     p.write_bytes(b"x\n" * 50)

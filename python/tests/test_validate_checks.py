@@ -6,10 +6,10 @@ import typing
 from typing import Any
 
 from omnimessage._generated import models
-from omnimessage.validate import checks
-from omnimessage.validate.checks import CHECKS, DISPATCH, _chain
-from omnimessage.validate.context import Context
-from omnimessage.validate.state import Session
+from omnimessage.validate.engine import checks
+from omnimessage.validate.engine.checks import CHECKS, DISPATCH, _chain
+from omnimessage.validate.engine.context import Context
+from omnimessage.validate.engine.state import Session
 
 
 def _payload_classes() -> set[type]:

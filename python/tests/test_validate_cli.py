@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 
-from omnimessage.cli import main as cli_main
-from omnimessage.validate.output import Progress
+from omnimessage.cli.main import main as cli_main
+from omnimessage.validate.reporting.output import Progress
 from omnimessage_dev.synth.sessions import stream_lines, trace_lines
 
 FIX = ROOT / "conformance" / "validator"

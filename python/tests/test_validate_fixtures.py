@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from conftest import ROOT as CHECKOUT
 
-from omnimessage.validate.command import main
-from omnimessage.validate.rules import RULES
+from omnimessage.cli.validate import main
+from omnimessage.validate.engine.rules import RULES
 
 ROOT = CHECKOUT / "conformance" / "validator"
 EXPECTS = sorted(ROOT.glob("OM*/*.expect.json"))

@@ -1,4 +1,4 @@
-"""The fused hot path (`omnimessage.validate.fused.step`) against its reference, the general path
+"""The fused hot path (`omnimessage.validate.engine.fused.step`) against its reference, the general path
 (`Validator.feed_raw`): the same findings (rule, line, pointer, message, severity) on every validator
 fixture, the producer corpus, the bench corpora's generators and damaged variants of them (lines cut,
 swapped, dropped; a delta's fragment changed; a line's bytes cut short).
@@ -18,8 +18,10 @@ from typing import Any
 import pytest
 from conftest import ROOT as CHECKOUT
 
-from omnimessage.validate import Validator, engine, feed, fused
+from omnimessage.validate import Validator
 from omnimessage.validate.api import validate_path
+from omnimessage.validate.engine import feed, fused
+from omnimessage.validate.engine import validator as engine
 from omnimessage_dev.synth.corpora import stream, trace
 
 VALIDATOR = CHECKOUT / "conformance" / "validator"

@@ -10,9 +10,9 @@ from typing import ClassVar
 
 import pytest
 
-from omnimessage.cli import main as cli_main
+from omnimessage.cli.main import main as cli_main
 from omnimessage.validate import validate_url
-from omnimessage.validate.sse import check_header, parse_header
+from omnimessage.validate.sources.sse import check_header, parse_header
 from omnimessage_dev.synth.sessions import stream_lines
 
 SECRET = "Bearer s3cr3t-t0ken"

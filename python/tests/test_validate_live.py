@@ -16,8 +16,10 @@ from test_produce_session import _Server
 
 import omnimessage as om
 from omnimessage import produce
-from omnimessage.validate import live, sources, validate_url
-from omnimessage.validate.sse import Mark
+from omnimessage.validate import validate_url
+from omnimessage.validate.sources import live
+from omnimessage.validate.sources import readers as sources
+from omnimessage.validate.sources.sse import Mark
 
 
 def _wait(cond: Any) -> None:
@@ -153,7 +155,7 @@ def test_cut_capture_is_one_stream(tmp_path: Path) -> None:
 def test_mark_reaches_the_rules() -> None:
     """`Mark.UNKNOWN_PAST` quiets what only the past could prove; without it the same stream errs."""
     from omnimessage.validate import Validator
-    from omnimessage.validate.sse import validate_sse
+    from omnimessage.validate.sources.sse import validate_sse
 
     out = om.tool_call_output("x", "toolu_1", timestamp="2026-07-18T03:10:22.531Z")
     lines = [b"data: " + om.encode(m) for m in (

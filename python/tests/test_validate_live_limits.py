@@ -23,7 +23,7 @@ SERVER_LIMIT: Final = 20.0
 _RUN: Final = """\
 import resource, sys
 resource.setrlimit(resource.RLIMIT_AS, ({limit}, {limit}))
-from omnimessage.validate.command import main
+from omnimessage.cli.validate import main
 rc = main(sys.argv[1:])
 # VmHWM, not RUSAGE_SELF: ru_maxrss survives exec, so it would count the pytest process this forked from
 hwm = int(next(ln.split()[1] for ln in open("/proc/self/status") if ln.startswith("VmHWM:")))
@@ -159,7 +159,7 @@ def test_refused_responses_are_usage_errors(base: str, path: str, status: str) -
 
 @pytest.mark.parametrize("value", ["nan", "inf", "-inf", "-1", "0"])
 def test_duration_must_be_finite_and_positive(value: str, capsys: pytest.CaptureFixture[str]) -> None:
-    from omnimessage.validate.command import main
+    from omnimessage.cli.validate import main
 
     assert main(["--sse-url", "http://127.0.0.1:9/x", f"--duration={value}", "--no-progress"]) == 2
     assert "--duration must be a finite number of seconds > 0" in capsys.readouterr().err

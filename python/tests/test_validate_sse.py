@@ -12,9 +12,9 @@ from typing import ClassVar
 
 import pytest
 
+from omnimessage.cli.validate import main
 from omnimessage.validate import Finding, Validator
-from omnimessage.validate.command import main
-from omnimessage.validate.sse import SseResult, iter_events, iter_lines_bytes, validate_sse
+from omnimessage.validate.sources.sse import SseResult, iter_events, iter_lines_bytes, validate_sse
 from omnimessage_dev.synth.sessions import stream_lines
 
 

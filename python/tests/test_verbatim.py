@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import omnimessage as om
-from omnimessage import codec
+from omnimessage.codec import api as codec
 
 HEAD = b'{"timestamp":"2026-07-18T03:10:22.531Z","type":"model_msg","payload":{"type":"thinking","role":"assistant","thinking":"t","fidelity":'
 

@@ -12,7 +12,7 @@ import jsonschema
 import pytest
 from conftest import ROOT
 
-from omnimessage.versions import LEGACY, NEWER, derive, detect, newest, outside, resolve, versions
+from omnimessage.schema.versions import LEGACY, NEWER, derive, detect, newest, outside, resolve, versions
 
 CORPUS = ROOT / "conformance" / "producers"
 ENTRIES: list[dict[str, Any]] = json.loads((CORPUS / "index.json").read_text(encoding="utf-8"))["entries"]

@@ -5,7 +5,7 @@
  * value starts and ends, so that the decoder can copy verbatim values as their exact source
  * text, refuse what JSON Schema cannot see (duplicate keys, lone surrogate escapes, numbers
  * beyond the double range) outside verbatim values, and name the byte offset of every error.
- * Errors and their positions are the Python binding's (`_scan.py`): the first problem met
+ * Errors and their positions are the Python binding's (`omnimessage/codec/scan.py`): the first problem met
  * scanning left to right. Nesting is checked against `MAX_DEPTH` before descending.
  *
  * Memory stays a small multiple of the line: an object at a place where some payload keeps a

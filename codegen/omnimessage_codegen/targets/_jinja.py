@@ -30,10 +30,10 @@ def environment() -> jinja2.Environment:
 # alone gets plausible but not byte-exact output). No date: the output must not change unless the
 # schema, the generator's templates or its version do (`make check-generated`). The targets in
 # _VERSIONED name the generator's version in their first line (the runtime reads it back from the
-# python target's tables to explain a refusal: omnimessage.bind).
+# python target's tables to explain a refusal: omnimessage.runtime).
 _CODEC_NOTE = {
     "python": (
-        "Needs the `omnimessage` package at run time, imported by name (`omnimessage.bind`): decode and",
+        "Needs the `omnimessage` package at run time, imported by name (`omnimessage.runtime`): decode and",
         "encode with this package's `decode`/`encode` (its codec.py: the runtime's byte-exact codec bound",
         "to these structs); msgspec.json alone is not byte-exact (it writes the envelope `type` first,",
         "lets duplicate keys through, spells some numbers its own way).",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from omnimessage.codec import canonicalize
+from omnimessage.codec.api import canonicalize
 
 SID = "session-2026-07-18-03-10-22-0a1b2c3d"
 CHILD = "session-2026-07-18-03-11-05-4e5f6a7b"

@@ -8,9 +8,9 @@ import re
 from decimal import Decimal, InvalidOperation
 
 from omnimessage._generated.models import Message
-from omnimessage.codec import OpaqueMessage
+from omnimessage.codec.api import OpaqueMessage
+from omnimessage.codec.errors import DecodeError, escape_pointer_token
 from omnimessage.conformance.testee import Binding
-from omnimessage.errors import DecodeError, escape_pointer_token
 
 from .refusal_tools import Rerefused
 

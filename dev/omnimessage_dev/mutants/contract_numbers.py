@@ -11,11 +11,12 @@ from typing import Any
 
 import msgspec
 
-from omnimessage import _write, codec
 from omnimessage._generated.models import Message
-from omnimessage.codec import OpaqueMessage
+from omnimessage.codec import api as codec
+from omnimessage.codec import write as _write
+from omnimessage.codec.api import OpaqueMessage
+from omnimessage.codec.errors import DecodeError
 from omnimessage.conformance.testee import Binding
-from omnimessage.errors import DecodeError
 
 from .refusal_tools import Rerefused, last_key
 from .rewrite import map_numbers, map_verbatim
@@ -58,7 +59,7 @@ class VerbatimShapeAfterLexical(Rerefused):
             return err
         text = data.decode("utf-8", "surrogatepass")
         at = _char_index(data, err.offset)
-        from omnimessage._text_walk import _value_end
+        from omnimessage.codec.text_walk import _value_end
 
         try:
             end = _value_end(text, at)

@@ -8,7 +8,7 @@ import re
 import msgspec
 
 from omnimessage._generated.models import Message, TextPayload
-from omnimessage.codec import OpaqueMessage
+from omnimessage.codec.api import OpaqueMessage
 from omnimessage.conformance.testee import Binding
 
 from .respell import Respelled

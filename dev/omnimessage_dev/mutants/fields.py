@@ -6,9 +6,9 @@ import json
 
 import msgspec
 
-from omnimessage import codec
 from omnimessage._generated.models import AbortPayload, Message
-from omnimessage.codec import OpaqueMessage
+from omnimessage.codec import api as codec
+from omnimessage.codec.api import OpaqueMessage
 from omnimessage.conformance.testee import Binding
 
 from .rewrite import with_payload

@@ -10,11 +10,11 @@ from typing import Any
 
 import msgspec
 
-from omnimessage import _write
 from omnimessage._generated.models import Message, TokenCounts
-from omnimessage.codec import OpaqueMessage
+from omnimessage.codec import write as _write
+from omnimessage.codec.api import OpaqueMessage
+from omnimessage.codec.errors import DecodeError
 from omnimessage.conformance.testee import Binding
-from omnimessage.errors import DecodeError
 
 from .refusal_tools import Stricter
 from .rewrite import map_numbers

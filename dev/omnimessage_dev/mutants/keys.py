@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 from omnimessage._generated.models import Message
-from omnimessage.codec import OpaqueMessage
+from omnimessage.codec.api import OpaqueMessage
+from omnimessage.codec.errors import DecodeError
 from omnimessage.conformance.testee import Binding
-from omnimessage.errors import DecodeError
 
 from .refusal_tools import last_key
 

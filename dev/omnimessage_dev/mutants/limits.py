@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from omnimessage._generated.models import DEFAULT_MAX_LINE_BYTES, Message
-from omnimessage.codec import OpaqueMessage
+from omnimessage.codec.api import OpaqueMessage
 from omnimessage.conformance.testee import Binding
 
 __all__ = [

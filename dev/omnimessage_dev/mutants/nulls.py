@@ -7,9 +7,9 @@ import re
 import msgspec
 
 from omnimessage._generated.models import AbortPayload, Message
-from omnimessage.codec import OpaqueMessage
+from omnimessage.codec.api import OpaqueMessage
+from omnimessage.codec.errors import DecodeError
 from omnimessage.conformance.testee import Binding
-from omnimessage.errors import DecodeError
 
 from .refusal_tools import Rerefused, Stricter, last_key
 from .rewrite import with_payload

@@ -4,10 +4,10 @@ each is killed by the cases tagged `one-line` (schema/README.md section 1.5)."""
 from __future__ import annotations
 
 from omnimessage._generated.models import Message
-from omnimessage._slow_path import line_break_at
-from omnimessage.codec import OpaqueMessage
+from omnimessage.codec.api import OpaqueMessage
+from omnimessage.codec.errors import DecodeError
+from omnimessage.codec.slow_path import line_break_at
 from omnimessage.conformance.testee import Binding
-from omnimessage.errors import DecodeError
 
 __all__ = ["LenientKeepsLineBreak", "LineBreakAfterGrammar", "LineBreakBeforeUtf8", "LineBreaksKept"]
 

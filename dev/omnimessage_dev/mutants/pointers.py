@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-from omnimessage.errors import DecodeError
+from omnimessage.codec.errors import DecodeError
 
 from .refusal_tools import Rerefused
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 import re
 
-from omnimessage import codec
-from omnimessage.errors import DecodeError
+from omnimessage.codec import api as codec
+from omnimessage.codec.errors import DecodeError
 
 from .refusal_tools import Rerefused
 

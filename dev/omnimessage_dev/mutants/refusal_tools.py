@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from omnimessage._generated.models import Message
-from omnimessage.codec import OpaqueMessage
+from omnimessage.codec.api import OpaqueMessage
+from omnimessage.codec.errors import DecodeError
 from omnimessage.conformance.testee import Binding
-from omnimessage.errors import DecodeError
 
 __all__ = ["Rerefused", "Stricter", "last_key"]
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 import msgspec
 
 from omnimessage._generated.models import Message
-from omnimessage.codec import OpaqueMessage
+from omnimessage.codec.api import OpaqueMessage
 from omnimessage.conformance.testee import Binding
 
 from .rewrite import with_payload

@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from omnimessage._generated.models import FRAGMENT_OF, NUMBER_LOCATIONS, VERBATIM_LOCATIONS, Message
-from omnimessage.codec import OpaqueMessage
+from omnimessage.codec.api import OpaqueMessage
 
 __all__ = [
     "LONE_SURROGATE",

@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 
 from omnimessage._generated.models import Message
-from omnimessage.codec import OpaqueMessage
+from omnimessage.codec.api import OpaqueMessage
 from omnimessage.conformance.testee import Binding
 
 from .rewrite import LONE_SURROGATE, MAX_SAFE, fragment, map_numbers, with_payload

@@ -6,9 +6,9 @@ import re
 from datetime import UTC, datetime
 
 from omnimessage._generated.models import Message
-from omnimessage.codec import OpaqueMessage
+from omnimessage.codec.api import OpaqueMessage
+from omnimessage.codec.errors import DecodeError
 from omnimessage.conformance.testee import Binding
-from omnimessage.errors import DecodeError
 
 from .respell import Respelled
 

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from omnimessage import codec
 from omnimessage._generated.models import Message
-from omnimessage.codec import OpaqueMessage
+from omnimessage.codec import api as codec
+from omnimessage.codec.api import OpaqueMessage
+from omnimessage.codec.errors import DecodeError
 from omnimessage.conformance.testee import Binding
-from omnimessage.errors import DecodeError
 
 from .refusal_tools import Rerefused
 

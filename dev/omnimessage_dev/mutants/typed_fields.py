@@ -9,9 +9,9 @@ import json
 import unicodedata
 
 from omnimessage._generated.models import Message, ToolCallPayload
-from omnimessage.codec import OpaqueMessage
+from omnimessage.codec.api import OpaqueMessage
+from omnimessage.codec.errors import DecodeError
 from omnimessage.conformance.testee import Binding
-from omnimessage.errors import DecodeError
 
 from .respell import Respelled
 

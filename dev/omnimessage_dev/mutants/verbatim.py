@@ -8,7 +8,7 @@ import re
 import msgspec
 
 from omnimessage._generated.models import Message
-from omnimessage.codec import OpaqueMessage
+from omnimessage.codec.api import OpaqueMessage
 from omnimessage.conformance.testee import Binding
 
 from .rewrite import MAX_SAFE, map_path, map_verbatim, tokens_outside_strings, with_payload

@@ -1,5 +1,5 @@
 /* omnimessage._accel: the canonical-form verifier (verify.c) as a Python function, for the
- * codec's fast path (python/omnimessage/_accel_select.py picks it). The limited API of 3.11, so
+ * codec's fast path (python/omnimessage/codec/native.py picks it). The limited API of 3.11, so
  * one abi3 wheel serves every CPython from 3.11 on. */
 #define Py_LIMITED_API 0x030B0000
 #define PY_SSIZE_T_CLEAN
@@ -152,7 +152,7 @@ static PyObject *entry(PyObject *self, PyObject *args) {
     return PyCFunction_NewEx(&entry_def, self, module); /* self: this module, so that it reads as a function */
 }
 
-/* The validator's timestamp fast path (omnimessage.validate.fused): whether `ts` is in the second
+/* The validator's timestamp fast path (omnimessage.validate.engine.fused): whether `ts` is in the second
  * `second` (its first 19 characters, an earlier timestamp's, already checked), ends in a fraction the
  * rules accept ("Z", or "." and 1 to 3 digits and "Z"), and is not earlier than `prev` (None, or 24
  * characters like `ts`). False whenever that is not proven (other lengths, other characters, a string

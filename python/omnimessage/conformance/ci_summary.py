@@ -2,13 +2,13 @@
 
 The summary (Markdown, appended to FILE: a step summary file is shared by the steps of a job) gives
 the verdict, the level reached, the matrix of the run by group (passed, failed, skipped, expected
-failures, each group's level), the first :data:`~omnimessage._ci_text.MAX_SUMMARY_FINDINGS`
+failures, each group's level), the first :data:`~omnimessage.text.ci.MAX_SUMMARY_FINDINGS`
 failing cases (the rest counted), stale expected-failure entries and run errors (capped alike),
 and the seed with how to replay it. The annotations are one `::error` per failing case within the
 gate (`--level`), a `::warning` per failing case below it, at most `max_annotations` in all, then
 one `::notice` counting the rest; a `::notice` states the level reached. Every string from the
 testee or the suite is made inert the way `validate`'s summary and annotations make theirs
-(:mod:`omnimessage._ci_text`, one sanitiser underneath), and cut to :data:`MAX_CELL` characters.
+(:mod:`omnimessage.text.ci`, one sanitiser underneath), and cut to :data:`MAX_CELL` characters.
 """
 
 from __future__ import annotations
@@ -16,8 +16,9 @@ from __future__ import annotations
 import os
 from typing import Final, TextIO
 
-from .._ci_text import MAX_SUMMARY_FINDINGS, md, workflow_data, workflow_property
-from .._write_errors import named
+from omnimessage.files.write_errors import named
+from omnimessage.text.ci import MAX_SUMMARY_FINDINGS, md, workflow_data, workflow_property
+
 from .escaping import printable
 from .outcomes import FAILED, PASSED, SKIPPED, XFAIL, XPASS, Outcome, RunResult
 from .suite import Suite

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from ..versions import versions
+from omnimessage.schema.versions import versions
+
 from .consumer_command import add_role_option, cmd_consumer
 from .escaping import printable, sanitize, sanitize_lines
 from .expected_failures import ExpectedFailures, load_expected_failures, write_expected_failures
@@ -340,6 +341,6 @@ def cmd_conformance(args: argparse.Namespace) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:  # pragma: no cover - `omnimessage conformance` is the entry
-    from ..cli import main as cli_main
+    from omnimessage.cli.main import main as cli_main
 
     return cli_main(["conformance", *(argv if argv is not None else sys.argv[1:])])

@@ -17,8 +17,9 @@ from typing import Annotated, Final, get_type_hints
 
 import msgspec
 
-from .._bytes_diff import first_difference
-from . import testee_protocol as wire
+from omnimessage.conformance import testee_protocol as wire
+from omnimessage.text.bytes_diff import first_difference
+
 from .consumer_cases import ConsumerCase
 from .escaping import clip, printable
 from .expected_failures import ExpectedFailures

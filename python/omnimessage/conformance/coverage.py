@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..schema_file import schema_path
+from omnimessage.schema.file import schema_path
+
 from .suite import Case, Suite
 
 __all__ = ["Coverage", "SchemaWalker", "coverage", "format_coverage", "load_schema_doc", "parse_json"]

@@ -19,8 +19,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from omnimessage.text.sanitize import printable, sanitize
+
 from .._generated.models import REJECTION_CATEGORIES
-from .._sanitize import printable, sanitize
 from .outcomes import FAILED, XFAIL, Outcome, RunResult
 from .suite import FRESH_GROUP, Case
 

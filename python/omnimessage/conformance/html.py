@@ -20,7 +20,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from .._write_errors import named
+from omnimessage.files.write_errors import named
+
 from .escaping import sanitize, sanitize_lines
 from .judge import describe_expectation
 from .outcomes import FAILED, PASSED, SKIPPED, XFAIL, XPASS, RunResult

@@ -10,7 +10,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from .._extras import install_hint
+from omnimessage.extras import install_hint
+
 from .suite import Suite
 
 __all__ = [

@@ -10,7 +10,8 @@ import base64
 import binascii
 from typing import Any
 
-from .._bytes_diff import first_difference
+from omnimessage.text.bytes_diff import first_difference
+
 from .escaping import clip, printable
 from .outcomes import FAILED, PASSED, SKIPPED
 from .suite import OPTIONAL_FEATURES, Case

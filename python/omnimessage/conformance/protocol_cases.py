@@ -1,7 +1,7 @@
 """`omnimessage conformance --protocol V`: the cases of one protocol version.
 
 The suite's expectations are the newest version's. A case holds in version V when V and the
-newest version agree on every versioned feature its input shows (`omnimessage.versions.features`:
+newest version agree on every versioned feature its input shows (`omnimessage.schema.versions.features`:
 payload kinds, fields, enum values, retired spellings): each is part of both, or of neither (a
 retired spelling that both refuse). Its expected answer is then the same in V. A case about a
 feature V lacks (a field added later) or one the newest refuses while V reads it (a retired stop
@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 
-from ..versions import features, newest, versions
+from omnimessage.schema.versions import features, newest, versions
+
 from .suite import Case
 
 __all__ = ["holds_in", "of_protocol"]

@@ -17,7 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from .._write_errors import named
+from omnimessage.files.write_errors import named
+
 from .escaping import sanitize, sanitize_lines
 from .judge import describe_expectation
 from .outcomes import FAILED, PASSED, SKIPPED, XFAIL, XPASS, Outcome, RunResult

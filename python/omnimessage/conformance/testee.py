@@ -17,10 +17,11 @@ import json
 import sys
 from typing import IO, Any, cast
 
+from omnimessage.codec.api import OpaqueMessage, encode
+from omnimessage.codec.errors import DecodeError
+
 from .._generated.models import DEFAULT_MAX_LINE_BYTES, Message
 from .._version import __version__
-from ..codec import OpaqueMessage, encode
-from ..errors import DecodeError
 from ..reader import iter_messages
 from . import testee_protocol as wire
 from .consumer_testee import handle_consumer, is_consumer_request

@@ -20,7 +20,8 @@ from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from types import TracebackType
 from typing import Final
 
-from .._sanitize import clip_text, sanitize
+from omnimessage.text.sanitize import clip_text, sanitize
+
 from .backoff import Backoff
 from .events import ConsumeError, Event
 from .frames import MAX_EVENT_BYTES

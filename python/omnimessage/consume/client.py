@@ -33,7 +33,8 @@ from collections.abc import Generator, Iterable, Iterator
 from types import TracebackType
 from typing import Final
 
-from .._sanitize import clip_text, sanitize
+from omnimessage.text.sanitize import clip_text, sanitize
+
 from .backoff import Backoff
 from .events import Event, Reconnect
 from .frames import MAX_EVENT_BYTES, Frame

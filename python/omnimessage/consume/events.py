@@ -9,8 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from omnimessage.codec.errors import DecodeError
+
 from .._generated.models import Message
-from ..errors import DecodeError
 
 __all__ = [
     "ConsumeError", "Event", "InvalidMessage", "MessageDecodeError", "MessageEvent", "NotAnEventStream",

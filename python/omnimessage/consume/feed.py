@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import msgspec
 
-from .._sanitize import clip_text, sanitize
-from ..codec import decode
-from ..errors import DecodeError
+from omnimessage.codec.api import decode
+from omnimessage.codec.errors import DecodeError
+from omnimessage.text.sanitize import clip_text, sanitize
+
 from .events import (
     Event,
     InvalidMessage,

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from .._sanitize import clip_text, sanitize
+from omnimessage.text.sanitize import clip_text, sanitize
+
 from .backoff import Backoff
 from .events import ConsumeError, Reconnect, ReconnectsExhausted
 from .feed import EventFeed

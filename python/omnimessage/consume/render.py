@@ -39,10 +39,11 @@ from typing import Any, Final
 
 from msgspec import UNSET
 
+from omnimessage.codec.api import decode, encode
+from omnimessage.codec.utf16 import join_fragments
+
 from .._generated import models as m
 from .._generated.models import FRAGMENT_OF
-from .._utf16 import join_fragments
-from ..codec import decode, encode
 from .events import ConsumeError, MessageEvent, Resync
 
 __all__ = ["Card", "RenderLimitError", "RenderModel", "Segment"]

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Final
 
-from .._sanitize import clip_text, sanitize
+from omnimessage.text.sanitize import clip_text, sanitize
 
 __all__ = ["MAX_HEADERS", "MAX_HEADER_BYTES", "Target", "check_header", "check_headers", "redacted", "target"]
 

@@ -36,12 +36,13 @@ from typing import Any
 
 from msgspec import UNSET
 
+from omnimessage.codec.api import encode
+
 from .._generated import models as m
 from .._generated.builders import subagent
+from .._generated.guards import is_partial, is_session_meta
 from ..aggregate import Aggregator, segment_key
 from ..builders import now, with_origin
-from ..codec import encode
-from ..guards import is_partial, is_session_meta
 from .sse import SseChannel
 from .trace_writer import TraceRefused, TraceWriter, _kind, _refusal
 

@@ -41,9 +41,10 @@ from typing import Any
 
 from msgspec import UNSET
 
+from omnimessage.codec.api import encode
+
 from .._generated import models as m
-from ..codec import encode
-from ..guards import is_partial, is_session_meta
+from .._generated.guards import is_partial, is_session_meta
 from .ids import TRACE_FILE, session_date, trace_path
 
 __all__ = ["TraceRefused", "TraceWriter", "latest_trace_file"]

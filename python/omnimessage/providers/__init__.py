@@ -20,8 +20,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
+from omnimessage.model_context.rebuild import ContextLine, Restored
+
 from .._generated.models import Message, TokenCounts
-from ..restore_context import ContextLine, Restored
 from . import anthropic, gemini, openai_chat, openai_responses
 from ._shared import PROVIDERS, Loss, LossLog, Projection, Provider, group, items
 from ._translate import MAX_STREAM_BYTES, StreamError, Translator, Uni

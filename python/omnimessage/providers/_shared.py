@@ -17,8 +17,9 @@ from typing import Any, Final, Literal
 
 import msgspec
 
+from omnimessage.codec.write import write_json
+
 from .._generated.models import MAX_DEPTH
-from .._write import write_json
 
 __all__ = ["PROVIDERS", "Group", "as_javascript", "Item", "Loss", "LossLog", "Projection", "Provider", "escape_pointer",
            "items", "group", "nesting", "tool_arguments", "strip_id_suffix", "data_url", "compact_json"]

@@ -27,9 +27,10 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from omnimessage.codec.write import write_json
+
 from .._generated import builders as b
 from .._generated.models import Message, StopReason, TokenCounts
-from .._write import write_json
 
 __all__ = ["MAX_STREAM_BYTES", "StreamError", "Translator", "Uni"]
 

@@ -19,10 +19,11 @@ command line does by :func:`validate_path` and :func:`validate_url`, which retur
 listed in docs/rules.md, generated from :data:`RULES`.
 """
 
+from omnimessage.validate.engine.rules import RULES, Rule
+from omnimessage.validate.engine.validator import Finding, Validator
+from omnimessage.validate.reporting.report import Report
+
 from .api import validate_path, validate_url
 from .archive import validate_archive
-from .engine import Finding, Validator
-from .report import Report
-from .rules import RULES, Rule
 
 __all__ = ["RULES", "Finding", "Report", "Rule", "Validator", "validate_archive", "validate_path", "validate_url"]

@@ -19,15 +19,25 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Literal
 
+from omnimessage.schema.versions import AUTO, names
+from omnimessage.validate.engine.rules import RULES, select_rules
+from omnimessage.validate.reporting.limit import DEFAULT_MAX_FINDINGS
+from omnimessage.validate.reporting.report import Report
+from omnimessage.validate.sources.hints import profile_hint
+from omnimessage.validate.sources.inputs import (
+    Options,
+    Root,
+    SseUnit,
+    SseUrlUnit,
+    Unit,
+    discover,
+    resolve_subagents,
+    run_unit,
+)
+from omnimessage.validate.sources.protocol_choice import choose
+from omnimessage.validate.sources.sse import check_header, check_sse_url
+
 from .._generated.models import DEFAULT_MAX_LINE_BYTES
-from ..versions import AUTO, names
-from .hints import profile_hint
-from .inputs import Options, Root, SseUnit, SseUrlUnit, Unit, discover, resolve_subagents, run_unit
-from .limit import DEFAULT_MAX_FINDINGS
-from .protocol_choice import choose
-from .report import Report
-from .rules import RULES, select_rules
-from .sse import check_header, check_sse_url
 
 __all__ = ["Report", "validate_path", "validate_url"]
 
@@ -65,7 +75,7 @@ def validate_path(
         ignore: skip these rules (same forms).
         max_findings: findings the report holds (per input and in all); the rest are counted.
         max_line_bytes: longest line accepted (OM105 beyond).
-        protocol: the protocol version to validate against (`omnimessage.versions.names()`): a
+        protocol: the protocol version to validate against (`omnimessage.schema.versions.names()`): a
             version (`0.2.4`, ... the newest is the default), `legacy` (as `legacy=True`), `newer`
             (as `lenient=True`), or `auto`: read from the inputs, the choice and its reason in
             `Report.notes`.
@@ -108,7 +118,7 @@ def validate_path(
 
 def protocol_option(protocol: str | None, paths: list[str]) -> tuple[str | None, str]:
     """(the protocol for `Options`, a note for the report): `auto` read from `paths`; ValueError for
-    a name `omnimessage.versions.names()` does not hold."""
+    a name `omnimessage.schema.versions.names()` does not hold."""
     if protocol is None:
         return None, ""
     if protocol not in names():

@@ -19,15 +19,16 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
+from omnimessage.validate.reporting.limit import DEFAULT_MAX_FINDINGS
+from omnimessage.validate.reporting.report import Report
+from omnimessage.validate.reporting.summary import GroupedReport, GroupSummary, parse_dimensions
+from omnimessage.validate.sources.hints import profile_hint
+from omnimessage.validate.sources.inputs import Options, Root, Unit, UnitResult, resolve_subagents, run_unit
+from omnimessage.validate.sources.secrets import has_secrets
+from omnimessage.validate.sources.storage import discover_any, parse_storage_options
+
 from .._generated.models import DEFAULT_MAX_LINE_BYTES
 from .api import Profile, _options
-from .hints import profile_hint
-from .inputs import Options, Root, Unit, UnitResult, resolve_subagents, run_unit
-from .limit import DEFAULT_MAX_FINDINGS
-from .report import Report
-from .secrets import has_secrets
-from .storage import discover_any, parse_storage_options
-from .summary import GroupedReport, GroupSummary, parse_dimensions
 
 __all__ = ["validate_archive"]
 
@@ -62,14 +63,14 @@ def validate_archive(
         profile, legacy, lenient, truncated, select, ignore, max_findings, max_line_bytes: as for
             `validate_path`.
         summary_by: `producer`, `day`, `rule`: the report is then a
-            :class:`~omnimessage.validate.summary.GroupedReport` whose `groups` hold the findings per
+            :class:`~omnimessage.validate.reporting.summary.GroupedReport` whose `groups` hold the findings per
             group (its JSON summary carries them).
         on_result: called with each input's result as it completes (progress:
-            :class:`~omnimessage.validate.progress_log.ArchiveProgress` `.done`).
+            :class:`~omnimessage.validate.reporting.progress_log.ArchiveProgress` `.done`).
 
     An object or file that cannot be read is a failure in the report (`Report.failures`, `ok`
     false), never an exception. Raises ValueError for a bad argument, and
-    :class:`~omnimessage.validate.storage.StorageError` when fsspec or the protocol's filesystem
+    :class:`~omnimessage.validate.sources.storage.StorageError` when fsspec or the protocol's filesystem
     is not installed (its message names the extra and the pip command for its packages).
     """
     paths = ([os.fspath(url)] if isinstance(url, (str, os.PathLike))
@@ -118,7 +119,7 @@ def _pairs(options: Mapping[str, object] | Iterable[str] | None) -> tuple[tuple[
 def _results(units: list[Unit], roots: list[Root], opts: Options, client: Any) -> Iterator[UnitResult]:
     """Each unit's result, subagent pointers resolved (OM805): on the cluster, or here."""
     if client is not None:
-        from .distributed import run_units_dask
+        from omnimessage.validate.sources.distributed import run_units_dask
 
         yield from run_units_dask(units, opts, client, roots=roots)
         return

@@ -1,6 +1,6 @@
 /**
  * Where a line first differs from its canonical bytes, for `canonicalize --check`: exactly the text
- * of the Python binding's `omnimessage._bytes_diff.canonical_diff` (python/tests/test_hostile_output.py
+ * of the Python binding's `omnimessage.text.bytes_diff.canonical_diff` (python/tests/test_hostile_output.py
  * compares the two command lines' output).
  *
  * @module

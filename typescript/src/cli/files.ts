@@ -1,5 +1,5 @@
 /**
- * Opening an input without surprises, as the Python binding's `omnimessage._files.open_regular`:
+ * Opening an input without surprises, as the Python binding's `omnimessage.files.safe_open.open_regular`:
  * open(2) with O_NONBLOCK (a FIFO without a writer does not block the open), then fstat what was
  * opened, the object and not the name:
  *

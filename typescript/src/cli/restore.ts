@@ -1,7 +1,7 @@
 /**
  * `omnimessage-ts restore ROOT SESSION_ID [--lenient]`: a session's current model context as JSON
  * Lines, the same bytes on stdout, the same notes and errors on stderr and the same exit codes as
- * the Python binding's `omnimessage restore` (python/omnimessage/restore_cli.py).
+ * the Python binding's `omnimessage restore` (python/omnimessage/cli/restore.py).
  *
  * @module
  */

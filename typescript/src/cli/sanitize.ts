@@ -1,7 +1,7 @@
 /**
  * The one sanitiser of the command line: every string from input (a key in a pointer, a detail,
  * a file name) goes through it before stderr. It escapes exactly as the Python binding's
- * `omnimessage._sanitize.sanitize` does (python/tests/test_hostile_output.py compares the two):
+ * `omnimessage.text.sanitize.sanitize` does (python/tests/test_hostile_output.py compares the two):
  *
  * - C0 controls (line feed and tab included), DEL and C1 controls become `\xNN`;
  * - the bidirectional controls U+061C, U+200E, U+200F, U+202A-U+202E, U+2066-U+2069, U+2028,
@@ -33,7 +33,7 @@ export function sanitize(s: string): string {
 }
 
 /** The longest string from input (a JSON pointer, a refusal's detail) quoted whole; as Python's
- * `omnimessage._sanitize.MAX_QUOTED_CHARS`. */
+ * `omnimessage.text.sanitize.MAX_QUOTED_CHARS`. */
 export const MAX_QUOTED_CHARS = 200;
 /** The longest message (a usage error echoing an argument) kept whole; as Python's `MAX_MESSAGE_CHARS`. */
 export const MAX_MESSAGE_CHARS = 1000;

@@ -1,6 +1,6 @@
 /**
  * Turn-by-turn replay of one trace file: which model messages are the context a resume rebuilds.
- * The Python binding's `omnimessage._replay`, rule for rule; both re-state the reference's replay
+ * The Python binding's `omnimessage.model_context.replay`, rule for rule; both re-state the reference's replay
  * (`resumeTrace` in PenguinHarness `packages/core/src/trace/resume.ts`):
  *
  * - A request's **input** is the user-side complete model messages gathered since the previous

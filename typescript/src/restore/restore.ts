@@ -1,6 +1,6 @@
 /**
  * Restore a session's model context from its trace, as the reference's resume rebuilds it: the
- * Python binding's `omnimessage.restore` (python/omnimessage/restore_context.py states each rule and
+ * Python binding's `omnimessage.restore` (python/omnimessage/model_context/rebuild.py states each rule and
  * where the reference has it: PenguinHarness `Agent.resumeSession` in `packages/core/src/agent.ts`,
  * the replay in `packages/core/src/trace/resume.ts`), with the same results and the same errors.
  *

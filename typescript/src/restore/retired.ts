@@ -1,7 +1,7 @@
 /**
  * A line in a retired spelling of an older release (rules OM751 to OM757), rewritten to its
  * successor as the Python binding's `validate --legacy` rewrites it (`legacy_spots` in
- * python/omnimessage/validate/recover.py): retired stop reasons and statuses read as `retryable` or
+ * python/omnimessage/validate/engine/recover.py): retired stop reasons and statuses read as `retryable` or
  * `fatal`, `request_end.message` and MCP `error` move to `error_message`, a `session_meta` loses
  * `tools` and `thinking_level` and reads `source: "benchmark"` as `cli`. A `goal_finished` event
  * has no successor. Restore reads legacy traces with it, as the reference's resume reads every

@@ -1,6 +1,6 @@
 /**
  * Finding a session's newest trace file under a trace root (`<yyyy-mm-dd>/<session_id>_<NNN>.jsonl`),
- * from the listing alone, as the Python binding's `omnimessage.validate.roots.index_root` reads it:
+ * from the listing alone, as the Python binding's `omnimessage.validate.sources.roots.index_root` reads it:
  * names starting with `.` are ignored; only real directories and regular files are taken (a
  * symbolic link is never followed, a FIFO named `*.jsonl` never opened); a directory that cannot
  * be listed is not searched. The session id is compared with the names, never made into a path.

@@ -1,6 +1,6 @@
 /**
  * What a crash can leave in a trace: is a line a proper prefix of a record? (The Python binding's
- * `omnimessage.validate.torn.is_record_prefix`, decided alike.)
+ * `omnimessage.validate.engine.torn.is_record_prefix`, decided alike.)
  *
  * The reference trace writer heals a torn last line by prefixing its next record with a line feed
  * (PenguinHarness `packages/core/src/trace/writer.ts`), so the torn bytes become a line of their

@@ -3,8 +3,8 @@
 The builders construct messages the way the reference producer does: fixed fields written,
 defaults (`stop_reason="completed"`) filled in, every other optional field absent unless
 given, an empty verbatim value (`{}` in any form) left out, an empty optional array left out.
-The hand-written helpers they call (`now`, `verbatim`, ...) are imported by name from `omnimessage.bind`
-(written in `omnimessage._builder_support`), so the output works in any project.
+The hand-written helpers they call (`now`, `verbatim`, ...) are imported by name from `omnimessage.runtime`
+(written in `omnimessage.codec.verbatim`), so the output works in any project.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from .._imports import render as render_template
 from .._jinja import environment
 
 MODULE = "builders.py"
-RUNTIME = "omnimessage.bind"  # the runtime's module generated code imports (`now`, `verbatim`, ...)
+RUNTIME = "omnimessage.runtime"  # the runtime's module generated code imports (`now`, `verbatim`, ...)
 
 
 def param_type(t: TypeRef, imports: Imports) -> str:

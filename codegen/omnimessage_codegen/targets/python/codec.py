@@ -1,7 +1,7 @@
 """Emitter `codec.py` of target `python`: the runtime's codec bound to the generated structs.
 
 The generated package registers itself with the runtime, as protobuf's generated code does: its
-`codec.py` imports `omnimessage.bind` by the package name and makes the `Codec` of its own
+`codec.py` imports `omnimessage.runtime` by the package name and makes the `Codec` of its own
 `models`, so `decode`/`encode` of the package read and write its structs byte for byte.
 """
 

@@ -28,8 +28,9 @@ import random
 import secrets
 from typing import Any
 
+from omnimessage.codec.errors import DecodeError
+
 from ..._generated import models
-from ...errors import DecodeError
 from ..levels import RECOMMENDED, REQUIRED
 from ..suite import FRESH_GROUP, Case, Suite
 from . import after_numbers, cr_limit, number_ties, whitespace

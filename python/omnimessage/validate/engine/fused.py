@@ -1,0 +1,243 @@
+"""The validator's hot path fused into one function a line: `step`.
+
+The reference is the general path, `Validator.feed_raw` -> `_check` -> `checks.DISPATCH`, one call per
+stage and per check. `step` does the same for the common line, a canonical message the native fast
+path decodes: the envelope (line counts, session routing, the timestamp's fast path, the streaming
+expectation) inline, and for the most common line of a stream, a `delta` of an open segment, one
+handler per partial kind, made from the schema's fragment table (`FRAGMENT_OF`). Whatever is not
+that common case (a refusal, CR LF, a heal, a gated protocol, a last line without line feed, a
+trace, an origin chain, a timestamp that is not plainly later, a fragment some rule may report on) goes
+to the general path, which decides it: the findings are the reference's
+(python/tests/test_validate_fused.py runs both over every fixture, corpus and damaged variant).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Final, Protocol
+
+from omnimessage._generated.models import (
+    FRAGMENT_OF,
+    UNSET,
+    McpConnectBeginPayload,
+    McpConnectEndPayload,
+    SessionMetaPayload,
+    ToolCallOutputPayload,
+    ToolListReadyPayload,
+)
+from omnimessage.codec.tables import RUNTIME
+from omnimessage.validate.engine.checks import DISPATCH
+from omnimessage.validate.engine.checks.streaming import expectation
+from omnimessage.validate.engine.checks.values import FRACTIONS, timestamp
+from omnimessage.validate.engine.context import Context
+from omnimessage.validate.engine.finding import Finding
+from omnimessage.validate.engine.state import (
+    MAX_OPEN_SEGMENTS,
+    SEGMENT_FRAGMENTS,
+    SEGMENT_PREFIX,
+    Budget,
+    Segment,
+    Session,
+)
+
+__all__ = ["FRAGMENTS", "OPENING", "TS_NEXT", "Engine", "run", "step"]
+
+
+class Engine(Protocol):
+    """What the loop calls of the `Validator` (`engine`, which imports this module) besides its `Context`."""
+
+    def feed(self, item: Any, *, line: int | None = None, terminated: bool = True) -> Sequence[Finding]: ...
+
+    def feed_raw(self, raw: bytes | None, line: int, terminated: bool = True) -> None: ...
+
+    def _check(self, msg: Any, line: int) -> None: ...
+
+
+OPENING: Final = (McpConnectBeginPayload, McpConnectEndPayload, ToolListReadyPayload, SessionMetaPayload)
+"""What may follow a completed compaction_end while the new context opens (its records, then its meta)."""
+_NATIVE: Final = RUNTIME.native
+
+
+def _ts_plain(ts: str, second: str, prev: str | None) -> bool:
+    """Whether `ts` is in the second `second` (already checked), ends in a fraction the rules accept, and
+    is not earlier than `prev` (then `values.timestamp` has nothing to report)."""
+    return ts[:19] == second and ts[19:] in FRACTIONS and (
+        prev is None or (len(ts) == 24 == len(prev) and ts >= prev))
+
+
+def _ts_native() -> Callable[[str, str, str | None], bool] | None:
+    """The accelerator's `ts_next` (`_ts_plain` in C, python/omnimessage/_native/module.c), when the
+    fast path is native and the build has it."""
+    if _NATIVE is None:
+        return None
+    try:
+        from .. import _accel  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    found: Callable[[str, str, str | None], bool] | None = getattr(_accel, "ts_next", None)
+    return found
+
+
+TS_NEXT: Final = _ts_native() or _ts_plain
+"""The timestamp fast path the fused loop takes: native when it can."""
+_TOOL_CALL_ID: Final = "tool_call_id"
+
+
+def _fragment(cls: type, field: str) -> Callable[[Session, Any, int, Budget], bool]:
+    """The handler of a fragment of `cls` (a partial payload class streaming `field`): what
+    `streaming.fragment` does with a start, delta or stop that no rule reports on; False (having
+    changed nothing) for any other, which the general path then takes."""
+    fields = cls.__struct_fields__  # type: ignore[attr-defined]
+    keyed = _TOOL_CALL_ID in fields
+    tool_side = FRAGMENT_OF[cls][0] is ToolCallOutputPayload  # the tool's output, not the model's
+    named = "name" in fields  # OM306: one tool name a segment
+    with_images = "images" in fields  # OM307: images; the general path judges them
+
+    def fragment(s: Session, p: Any, line: int, budget: Budget) -> bool:
+        if not tool_side and s.usage and not s.usage_reported:
+            return False  # OM407
+        if with_images and p.images is not UNSET:
+            return False
+        tid = p.tool_call_id if keyed else None
+        key = (cls, tid)
+        segs = s.segs
+        et = p.event_type
+        if et == "start":
+            if key in segs or key in s.awaiting or len(segs) + len(s.awaiting) >= MAX_OPEN_SEGMENTS:
+                return False  # OM302, OM303, OM007
+            seg = segs[key] = Segment(line, budget)
+            if named and p.name:
+                seg.name = p.name
+        else:
+            got = segs.get(key)
+            if got is None or (et == "stop" and s.comp is not None):
+                return False  # OM301, a segment not tracked; a compaction's summary
+            seg = got
+            if named:
+                name = p.name
+                if name:
+                    if seg.name is None:
+                        seg.name = name
+                    elif seg.name != name and not seg.tainted:
+                        return False  # OM306
+        if tool_side:
+            c = s.calls.get(tid)  # type: ignore[arg-type]
+            if c is not None and not c.started:
+                c.started = line
+        # Segment.add, inline
+        text: str = getattr(p, field)
+        parts = seg.parts
+        parts.append(text)
+        n = len(text)
+        seg.size += n
+        if seg.digest is None:
+            budget.left -= n
+            if budget.left < 0 or len(parts) > SEGMENT_FRAGMENTS:
+                seg.flush()
+        elif seg.size > SEGMENT_PREFIX or len(parts) > SEGMENT_FRAGMENTS:
+            seg.flush()
+        if et == "stop":  # awaiting its complete message, which must come next (OM303)
+            del segs[key]
+            seg.stop_line = line
+            s.awaiting[key] = seg
+            s.expect = (key, line)
+        return True
+
+    return fragment
+
+
+FRAGMENTS: Final[dict[type, Callable[[Session, Any, int, Budget], bool]]] = {
+    partial: _fragment(partial, field) for partial, (_, field) in FRAGMENT_OF.items()
+}
+"""Partial payload class -> the handler of its common fragments, one per row of `FRAGMENT_OF`."""
+
+
+def step(v: Context, raw: bytes, line: int, terminated: bool) -> None:
+    """`v.feed_raw(raw, line, terminated)` (`raw` without its line feed), fused for the common line (see
+    the module); findings go to `v.take()`."""
+    if terminated:
+        v.line = line - 1
+        run(v, iter((raw,)), False, stripped=True)
+    else:
+        engine: Engine = v  # type: ignore[assignment]
+        engine.feed_raw(raw, line, False)
+
+
+def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = False) -> bool:
+    """Feed `items` (numbered on from `v.line`), as `Validator.validate_lines` takes them, until one
+    produces findings (True: they wait in `v.take()`, more items may follow) or none are left (False).
+
+    A line of bytes is terminated when it ends with a line feed (taken off) or `with_lf` is false (as
+    in `validate_lines`); with `stripped`, every line is given without its line feed, terminated. Every
+    other item goes to `v.feed`."""
+    engine: Engine = v  # type: ignore[assignment]  # (a Validator: its Context and the Engine calls)
+    native = _NATIVE
+    main = v.main
+    fragments = FRAGMENTS
+    budget = v.budget
+    dispatch = DISPATCH
+    ts_next = TS_NEXT
+    unset = UNSET
+    for item in items:
+        if type(item) is not bytes or native is None:
+            if isinstance(item, (bytes, bytearray, memoryview, str)):
+                ends = bytes(item[-1:]) == b"\n" if not isinstance(item, str) else item.endswith("\n")
+                found = engine.feed(item, terminated=ends or not with_lf)
+            else:
+                found = engine.feed(item)
+            if found:
+                v._pending = list(found)  # (feed took them)
+                return True
+            continue
+        line = v.line + 1
+        if stripped:
+            raw = item
+        elif item and item[-1] == 10:
+            raw = item[:-1]
+        elif with_lf:  # a last line without its line feed
+            engine.feed_raw(item, line, False)
+            if v._pending:
+                return True
+            continue
+        else:
+            raw = item
+        msg = None
+        if v.heal is None and not v.gated and not (raw and raw[-1] == 13):
+            msg = native(raw)
+        if msg is None:
+            engine.feed_raw(raw, line, True)
+            if v._pending:
+                return True
+            continue
+        # Validator.feed_raw, what it does with such a line
+        v.line = line
+        v.lines += 1
+        v.file_lines += 1
+        trace = v.trace
+        if msg.origin is not unset or (trace and (not v.file_msgs or v.head)):
+            engine._check(msg, line)  # a child session's message; a trace file's first or its head
+            if v._pending:
+                return True
+            continue
+        # Validator._check, inline: a message of the main session, not a trace file's first or head
+        v.messages += 1
+        if trace:
+            v.file_msgs += 1
+        ts = msg.timestamp
+        if ts_next(ts, v.ts_second, main.ts):
+            main.ts = ts
+            main.ts_line = line
+        else:
+            timestamp(v, main, ts, line, False)
+        payload = msg.payload
+        cls = type(payload)
+        if main.opening and not isinstance(payload, OPENING):
+            main.opening = False
+        if main.expect is not None:
+            expectation(v, main, payload, line)
+        handler = fragments.get(cls)
+        if handler is None or trace or not handler(main, payload, line, budget):
+            dispatch[cls](v, main, payload, line, msg)
+        if v._pending:
+            return True
+    return False
