@@ -36,7 +36,7 @@ OWNED     := python/omnimessage/_generated python/omnimessage/_native/generated 
 BUILDERS  := conformance/tools/generate.py conformance/validator/build.py conformance/producers/build.py schema/versions/build.py
 RULES_DOC := docs/rules.md
 
-.PHONY: ts-test rust-test rust-build go-test go-build peers-build peers-lint setup generate check-generated lint test test-hostile demo bench bench-quick bench-ecosystem fuzz fuzz-short fuzz-differential fuzz-ts mutants clean
+.PHONY: pytest-all ts-test rust-test rust-build go-test go-build peers-build peers-lint setup generate check-generated lint test test-hostile demo bench bench-quick bench-ecosystem fuzz fuzz-short fuzz-differential fuzz-ts mutants clean
 
 setup: $(STAMP) $(TS_BUILT)
 
@@ -63,25 +63,27 @@ $(TS_BUILT): $(TS_STAMP) $(TS_SOURCES)
 ts-test: setup
 	cd $(TS_DIR) && npm run --silent typecheck && npm run --silent test
 
-# Rust (std only, no registry): format, lints, unit and integration tests, then the release build
-# the conformance tests, the differential fuzzer and the bench run (OMNIMESSAGE_RS_BIN).
-rust-test:
+# Rust (std only, no registry): format, lints, unit and integration tests, after the release build
+# the conformance tests, the differential fuzzer and the bench run (OMNIMESSAGE_RS_BIN; rust-build).
+rust-test: rust-build
 	cd $(RS_DIR) && cargo fmt --check && cargo clippy --offline --all-targets -- -D warnings \
-	  && cargo test --offline --release --quiet && cargo build --offline --release --quiet
+	  && cargo test --offline --release --quiet
 
-# The release build alone, for `make bench` on a fresh clone (its Rust rows need the binary).
+# The release build alone (`make test` builds it first: pytest, fuzz-short and bench-quick run it;
+# `make bench` and `make demo` on a fresh clone).
 rust-build:
 	cd $(RS_DIR) && cargo build --offline --release --quiet
 
 # Go (standard library only): gofmt (nothing to reformat, the generator's golden Go output included), go vet, the tests under the race detector
-# (the suite's shipped cases in-process: go/conformance_test.go), then the command the conformance runner,
-# the differential fuzzer and the demo run (OMNIMESSAGE_GO_BIN). No network: the module has no
+# (the suite's shipped cases in-process: go/conformance_test.go), after the command the conformance runner,
+# the differential fuzzer and the demo run (OMNIMESSAGE_GO_BIN; go-build). No network: the module has no
 # dependency.
-go-test:
+go-test: go-build
 	@cd $(GO_DIR) && out=$$(gofmt -l . ../codegen/tests/golden) && { test -z "$$out" || { echo "gofmt: not formatted: $$out"; exit 1; }; }
-	cd $(GO_DIR) && go vet ./... && go test -race -count=1 ./... && go build -o bin/omnimessage-go ./cmd/omnimessage-go
+	cd $(GO_DIR) && go vet ./... && go test -race -count=1 ./...
 
-# The command alone, for `make demo` and `make bench` on a fresh clone.
+# The command alone (`make test` builds it first, for pytest, fuzz-short and bench-quick; `make demo`
+# and `make bench` on a fresh clone).
 go-build:
 	cd $(GO_DIR) && go build -o bin/omnimessage-go ./cmd/omnimessage-go
 
@@ -134,17 +136,23 @@ lint: setup
 	$(BIN)/ruff check python codegen bench dev fuzz
 	$(BIN)/mypy
 
-# The checks before pytest are independent of each other (each writes only its own build folder), so
-# they run side by side (TEST_JOBS at a time; cargo, go and tsc wait on each other's cores less than on
-# their own steps); each one's output is printed whole when it ends (--output-sync), and every one runs
-# to its end even when another failed (--keep-going), so a red run names all its failures.
-TEST_JOBS ?= 3
+# Every part of `make test` runs side by side (TEST_JOBS at a time): none writes what another reads,
+# and each waits only for what it runs (the builds named in its prerequisites). pytest is the longest
+# part, so it comes first: it starts once the binaries its tests run are built (setup, rust-build,
+# go-build, peers-build) and spreads its tests over PYTEST_WORKERS processes (pytest-xdist;
+# python/tests/xdist_groups.py keeps a file with a module-scoped fixture on one of them); the lints,
+# the other languages' tests, the short fuzz runs and the bench smoke run fill the cores beside it.
+# Each part's output is printed whole when it ends (--output-sync), and every part runs to its end
+# even when another failed (--keep-going), so a red run names all its failures.
+TEST_JOBS      ?= 3
+PYTEST_WORKERS ?= auto
 test: setup
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --keep-going --output-sync=target \
-	  check-generated lint ts-test rust-test go-test peers-lint peers-build
-	OMNIMESSAGE_REQUIRE_TOOLS=1 $(BIN)/pytest
-	@$(MAKE) --no-print-directory fuzz-short
-	@$(MAKE) --no-print-directory bench-quick
+	  pytest-all check-generated lint ts-test rust-test go-test peers-lint fuzz-short bench-quick
+
+# The whole pytest suite as `make test` runs it (a missing tool fails its test instead of skipping it).
+pytest-all: setup rust-build go-build peers-build
+	OMNIMESSAGE_REQUIRE_TOOLS=1 $(BIN)/pytest -n $(PYTEST_WORKERS)
 
 # The whole hostile file catalogue (conformance/hostile/), `tier: full` included: a million `{}`
 # lines through every reader, a 257 MiB line (a few minutes, about 1.5 GB of /tmp).
@@ -165,7 +173,7 @@ bench-ecosystem: setup rust-build go-build peers-build
 	$(BIN)/python -m bench.ecosystem
 
 # One-minute smoke run of the same harness, so it never rots (its numbers mean nothing).
-bench-quick: setup go-build peers-build
+bench-quick: setup rust-build go-build peers-build
 	@$(BIN)/python -m bench.run --quick --require-all > .bench-quick.log 2>&1 || { cat .bench-quick.log; exit 1; }
 	@n=$$(grep -c 'MB/s' .bench-quick.log || true); \
 	  test "$$n" -gt 0 || { cat .bench-quick.log; echo "bench-quick: the harness measured nothing"; exit 1; }; \
@@ -217,7 +225,7 @@ fuzz-ts: setup
 FUZZ_SHORT_SECONDS ?= 15
 FUZZ_SHOWN := ^(== fuzz_|Done|stat::number_of_executed_units|==[0-9]+== ERROR|ok  |--- FAIL)|new seeds in|dictionary entries|atheris is not installed
 FUZZ_NOISE := ^(INFO: |WARNING: Failed to find function|\#[0-9]+[[:space:]]|Dictionary: |\#\#\#\#\#\# |"|stat::)
-fuzz-short: go-build
+fuzz-short: setup rust-build go-build
 	@log=$$(mktemp); trap 'rm -f "$$log"' EXIT; rc=0; \
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(FUZZ_SHORT_SECONDS) 2>&1 | tee "$$log" \
 	  | { grep -E '$(FUZZ_SHOWN)' || true; } || rc=1; \

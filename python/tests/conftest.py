@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from shared_builds import npm_tarball, omnimessage_wheel, release_dist, ts_toolchain  # noqa: F401  (session fixtures: one build per run)
+from xdist_groups import check_grouping, make_scheduler
 
 ROOT = Path(__file__).resolve().parents[2]
 """The repository checkout (tests read its fixtures, examples and TypeScript build)."""
@@ -39,3 +40,13 @@ def tool_path(tool: str) -> str | None:
     if path is None and REQUIRE_TOOLS:
         raise RuntimeError(f"{tool} is not on PATH, and OMNIMESSAGE_REQUIRE_TOOLS=1 requires it")
     return path
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    check_grouping(items, config.rootpath)  # every run: a wide fixture outside its file is an error
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """Under pytest-xdist (`make test`: -n auto), the tests of a file with a module-scoped fixture stay
+    on one worker; every other test goes to whichever worker is free (xdist_groups.py)."""
+    return make_scheduler(config, log)

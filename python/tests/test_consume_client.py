@@ -75,15 +75,14 @@ def test_given_last_event_id_is_sent_first() -> None:
 
 
 def test_backoff_bounded_attempts() -> None:
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()  # nothing listens there
-    sub = subscribe(f"http://127.0.0.1:{port}/", backoff=FAST)
-    got = take(sub, 3)
-    assert [(e.attempt, e.delay) for e in got if isinstance(e, Reconnect)] == [(1, 0), (2, 0), (3, 0)]
-    with pytest.raises(ReconnectsExhausted, match="gave up after 3 failed attempt"):
-        next(sub)
+    with socket.socket() as s:  # bound, never listening: the port stays ours and refuses every connection
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+        sub = subscribe(f"http://127.0.0.1:{port}/", backoff=FAST)
+        got = take(sub, 3)
+        assert [(e.attempt, e.delay) for e in got if isinstance(e, Reconnect)] == [(1, 0), (2, 0), (3, 0)]
+        with pytest.raises(ReconnectsExhausted, match="gave up after 3 failed attempt"):
+            next(sub)
     assert Backoff(initial_delay=1, max_delay=5).delay(3, None) == 4 and Backoff().delay(2, 250) == 0.5
     assert Backoff(max_delay=5).delay(10, None) == 5
 

@@ -396,9 +396,15 @@ def test_ctrl_c_exits_130_without_traceback(archive: Manifest, cluster: distribu
 
     cluster.run(slow)
     try:
-        proc = subprocess.Popen([sys.executable, "-m", "omnimessage", "validate", "--no-progress", "--dask",
-                                 _address(cluster), "--dask-insecure", archive.root], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                cwd=ROOT)
+        # the command must take SIGINT as a terminal gives it: a child inherits an ignored SIGINT (pytest
+        # started in the background ignores it, and so do its xdist workers), while exec resets a handled one
+        previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+        try:
+            proc = subprocess.Popen([sys.executable, "-m", "omnimessage", "validate", "--no-progress", "--dask",
+                                     _address(cluster), "--dask-insecure", archive.root], stdout=subprocess.DEVNULL,
+                                    stderr=subprocess.PIPE, cwd=ROOT)
+        finally:
+            signal.signal(signal.SIGINT, previous)
         deadline = time.monotonic() + 60
         while not cluster.run_on_scheduler(_foreign_tasks, me=cluster.id):  # the command's tasks are queued
             assert proc.poll() is None and time.monotonic() < deadline

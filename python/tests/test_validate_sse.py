@@ -175,10 +175,10 @@ def test_live_producer_clean_and_content_type_error(server: tuple[str, type[_Han
 def test_live_producer_unreachable(capsys: pytest.CaptureFixture[str]) -> None:
     import socket
 
-    with socket.socket() as s:  # a port nobody listens on
+    with socket.socket() as s:  # bound, never listening: the port stays ours and refuses every connection
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    rc = main(["--sse-url", f"http://127.0.0.1:{port}/events", "--duration", "1", "--no-progress"])
+        rc = main(["--sse-url", f"http://127.0.0.1:{port}/events", "--duration", "1", "--no-progress"])
     assert rc == 2
     assert "cannot connect" in capsys.readouterr().err
     assert main(["--sse-url", "ftp://127.0.0.1/x", "--duration", "1", "--no-progress"]) == 2
