@@ -1,5 +1,6 @@
-"""No import loop: the modules of `python/omnimessage` and of the Rust library crate form a graph
-without cycles (issue 39).
+"""No import loop: the modules of `python/omnimessage`, of the Rust library crate and of the
+TypeScript package (`typescript/src`) form a graph without cycles (issue 39). Go needs no test: its
+compiler refuses an import cycle between packages, and one package's files share one scope.
 
 The graphs are read statically, so an import hidden inside a function (the usual way a loop is
 closed without Python noticing) counts like any other. One loop is still known and allowed by name.
@@ -15,6 +16,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "python" / "omnimessage"
 RUST_SRC = ROOT / "rust" / "src"
+TS_SRC = ROOT / "typescript" / "src"
 
 # The loops still known, each a set of modules; nothing else may form one. None is left: the last,
 # validate.inputs <-> validate.storage, ended when the object opening moved to validate/sources/objects.py.
@@ -124,6 +126,34 @@ def rust_graph(src: Path = RUST_SRC) -> dict[str, set[str]]:
     return graph
 
 
+_TS_SPEC = re.compile(
+    r"""(?:^|[;\s])(?:import|export)\b[^;'"]*?\bfrom\s*["'](\.{1,2}/[^"']+)["']"""  # import/export ... from "./x.js"
+    r"""|\bimport\s*\(\s*["'](\.{1,2}/[^"']+)["']\s*\)"""  # import("./x.js")
+    r"""|^import\s*["'](\.{1,2}/[^"']+)["']""",  # import "./x.js" (for its effects)
+    re.M,
+)
+
+
+def typescript_graph(src: Path = TS_SRC) -> dict[str, set[str]]:
+    """Module (its path under `src`, no suffix) -> the modules of the package it imports or re-exports
+    from, type-only imports and dynamic `import()` included (comments dropped). A specifier that
+    names no module of the package fails: the graph would silently miss an edge."""
+    modules = {p.relative_to(src).with_suffix("").as_posix(): p for p in sorted(src.rglob("*.ts"))
+               if not p.name.endswith(".d.ts")}
+    graph: dict[str, set[str]] = {m: set() for m in modules}
+    for mod, path in modules.items():
+        code = re.sub(r"/\*.*?\*/|(?<![:\\])//[^\n]*", "", path.read_text(encoding="utf-8"), flags=re.S)
+        for m in _TS_SPEC.finditer(code):
+            spec = next(group for group in m.groups() if group)
+            target = re.sub(r"\.(?:js|ts|mjs)$", "", (path.parent / spec).resolve().relative_to(src.resolve()).as_posix())
+            if target not in modules and f"{target}/index" in modules:
+                target += "/index"
+            assert target in modules, f"{path}: {spec!r} names no module of {src}"
+            if target != mod:
+                graph[mod].add(target)
+    return graph
+
+
 def cycles(graph: Graph) -> list[frozenset[str]]:
     """The strongly connected components of more than one module (Tarjan's algorithm, iterative)."""
     index: dict[str, int] = {}
@@ -217,5 +247,23 @@ def test_no_import_loop_in_the_python_package() -> None:
 def test_no_loop_between_the_modules_of_the_rust_library() -> None:
     graph = rust_graph()
     assert "crate::error" in graph and "crate::grammar" in graph  # read the real crate
+    loops = cycles(graph)
+    assert not loops, _explain(loops, graph)
+
+
+def test_the_typescript_graph_sees_type_imports_re_exports_and_dynamic_imports(tmp_path: Path) -> None:
+    (tmp_path / "cli").mkdir()
+    (tmp_path / "a.ts").write_text('import type {\n  B,\n} from "./b.js";\n// import { c } from "./c.js";\n')
+    (tmp_path / "b.ts").write_text('export * from "./cli/index.js";\nconst u = "http://x"; // a comment\n')
+    (tmp_path / "cli" / "index.ts").write_text('const m = await import("../a.js");\n')
+    (tmp_path / "c.ts").write_text('import "./b.js";\n')
+    graph = typescript_graph(tmp_path)
+    assert graph == {"a": {"b"}, "b": {"cli/index"}, "cli/index": {"a"}, "c": {"b"}}
+    assert cycles(graph) == [frozenset({"a", "b", "cli/index"})]
+
+
+def test_no_import_loop_in_the_typescript_package() -> None:
+    graph = typescript_graph()
+    assert "index" in graph and "cli/main" in graph and len(graph["index"]) > 5  # read the real package
     loops = cycles(graph)
     assert not loops, _explain(loops, graph)

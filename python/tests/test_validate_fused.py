@@ -296,7 +296,7 @@ def _timestamps() -> list[str]:
 def test_the_native_timestamp_check_is_the_plain_one() -> None:
     """`TS_NEXT` (the accelerator's `ts_next` when built) says True only where the plain check does,
     and the same on every ASCII input."""
-    from omnimessage import _accel_select
+    from omnimessage.codec import native as _accel_select
 
     if _accel_select.ACTIVE:
         assert fused.TS_NEXT is not fused._ts_plain  # the native one is what the loop takes

@@ -71,7 +71,7 @@ def _ts_native() -> Callable[[str, str, str | None], bool] | None:
     if _NATIVE is None:
         return None
     try:
-        from .. import _accel  # type: ignore[attr-defined]
+        from omnimessage import _accel  # type: ignore[attr-defined]
     except ImportError:
         return None
     found: Callable[[str, str, str | None], bool] | None = getattr(_accel, "ts_next", None)
