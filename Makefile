@@ -150,9 +150,10 @@ test: setup
 	@$(MAKE) --no-print-directory -j$(TEST_JOBS) --keep-going --output-sync=target \
 	  pytest-all check-generated lint ts-test rust-test go-test peers-lint fuzz-short bench-quick
 
-# The whole pytest suite as `make test` runs it (a missing tool fails its test instead of skipping it).
+# The whole pytest suite as `make test` runs it (a missing tool fails its test instead of skipping it; the
+# fifteen slowest tests are listed at the end, where the suite's time goes).
 pytest-all: setup rust-build go-build peers-build
-	OMNIMESSAGE_REQUIRE_TOOLS=1 $(BIN)/pytest -n $(PYTEST_WORKERS)
+	OMNIMESSAGE_REQUIRE_TOOLS=1 $(BIN)/pytest -n $(PYTEST_WORKERS) --durations=15
 
 # The whole hostile file catalogue (conformance/hostile/), `tier: full` included: a million `{}`
 # lines through every reader, a 257 MiB line (a few minutes, about 1.5 GB of /tmp).
