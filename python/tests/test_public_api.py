@@ -65,3 +65,22 @@ def test_the_facade_holds_the_generated_vocabulary_but_not_the_codec_tables() ->
     assert set(generated_models.__all__) >= INTERNAL, sorted(INTERNAL - set(generated_models.__all__))
     leaked = sorted(n for n in INTERNAL if n in public or hasattr(om, n))
     assert not leaked, f"the codec's tables are not public API: {leaked}"
+
+
+def test_docs_api_lists_every_folder_of_the_package() -> None:
+    """docs/api.md's "Inside the package" table names each folder of the package and of `validate/`
+    once, and no other."""
+    section = DOC.read_text(encoding="utf-8").split("\n## Inside the package\n", 1)[1].split("\n## ", 1)[0]
+    listed = re.findall(r"^\| `([\w/]+)/` \|", section, re.M)
+    package = FACADE.parent
+    # the concepts: the folders of the package, and of `validate/` (deeper folders belong to theirs)
+    folders = sorted(
+        p.relative_to(package).as_posix()
+        for parent in (package, package / "validate") for p in parent.iterdir()
+        if p.is_dir() and p.name != "__pycache__"
+    )
+    assert len(listed) == len(set(listed)), listed
+    assert sorted(set(listed) - {"omnimessage"}) == folders, {
+        "in the package, not in docs/api.md": sorted(set(folders) - set(listed)),
+        "in docs/api.md, not in the package": sorted(set(listed) - {"omnimessage"} - set(folders)),
+    }
