@@ -54,6 +54,10 @@ const READ = [
   text('"hi"') + "\n",
   text('"a\\"b\\\\c\\n\\t\\r\\b\\f\\u0000\\u001f\\u007f"'.replace("\\u007f", "\u007f")),
   text('"\u2028\u2029 é 😀 \ufeff"'),
+  // Surrogate pairs next to escapes, quotes, each other and the token's ends.
+  text('"😀"'),
+  text('"😀😀\\n😀\\"😀\\\\😀\\u0001😀"'),
+  text('"\\"😀"', ',"fidelity":{"a":"😀"}'),
   text('""'),
   text('"x"', ',"fidelity":{ "a" :[1 , 2.50,{"b":null}],\t"a":"\\/\\ud800"}'),
   text('"x"', ',"stop_reason":"completed","fidelity":{},"sender":"harness"'),
@@ -123,6 +127,28 @@ const LEFT = [
   "{",
 ];
 
+/**
+ * Lone surrogates (in a JS string: bytes cannot carry one) at a string's start and end, beside a
+ * pair, an escape, each other: the general paths refuse each, the one-pass path reads none.
+ */
+const LONE = [
+  text('"\ud800"'),
+  text('"\udc00"'),
+  text('"a\ud83d"'),
+  text('"\ude00b"'),
+  text('"😀\ud800😀"'),
+  text('"\ud800\ud800\udc00"'),
+  text('"\ud800\udc00\udc00"'),
+  text('"\udc00\ud800"'),
+  text('"\ud800\ud800"'),
+  text('"a\udc00\udc00b"'),
+  text('"\udbff\udbff\udbff\udfff"'),
+  text('"\\n\ud800"'),
+  text('"\ud800\\n"'),
+  text('"\ud800\\u0001"'),
+  text('"x"', ',"fidelity":{"a":"\ud800"}'),
+];
+
 describe("one-pass decode against the general paths", () => {
   test("canonical valid lines are read in one pass, as the general paths decode them", () => {
     for (const line of READ) {
@@ -135,6 +161,15 @@ describe("one-pass decode against the general paths", () => {
     for (const line of LEFT) {
       assert.equal(agree(line), null, `read in one pass: ${line}`);
       assert.equal(agree(Buffer.from(line)), null);
+    }
+  });
+
+  test("a lone surrogate is left to the general paths, which refuse it", () => {
+    for (const line of LONE) {
+      agree(line);
+      const end = line.length;
+      assert.equal(readCanonical(readMessage, line, end, true), null, `read in one pass: ${JSON.stringify(line)}`);
+      assert.equal(result(line, {}, true).err?.[0], "invalid_utf8", JSON.stringify(line));
     }
   });
 
