@@ -29,6 +29,16 @@ function next(t: string, needle: string, from: number): number {
 }
 
 /**
+ * A regular expression's `c*` for the one-character class `c`, written `(?:cccc)*c*`: the same
+ * match, and V8's compiled expression checks the end of the text once per four characters instead
+ * of once per character (8% fewer instructions on the bench's trace; `c{4}` instead of `cccc` is
+ * compiled with backtracking and costs 80% more than `c*`).
+ */
+function run(c: string): string {
+  return `(?:${c}${c}${c}${c})*${c}*`;
+}
+
+/**
  * A string token's characters, short escapes (the ones `JSON.stringify` writes: `\\"`, `\\\\`,
  * `\\b`, `\\f`, `\\n`, `\\r`, `\\t`) and surrogate pairs, up to its end, a `\\u` escape, any other
  * escape, a raw control character or a lone surrogate; {@link CanonicalReader.str} goes on past a
@@ -41,7 +51,9 @@ function next(t: string, needle: string, from: number): number {
  * here rather than stopping at it for `str` to step over costs 2% fewer again on the trace, whose
  * text holds an emoji every 540 characters.)
  */
-const PLAIN = /[^"\\\u0000-\u001f\ud800-\udfff]*(?:(?:\\["\\bfnrt]|[\ud800-\udbff][\udc00-\udfff])[^"\\\u0000-\u001f\ud800-\udfff]*)*/y;
+const CHAR = String.raw`[^"\\\u0000-\u001f\ud800-\udfff]`;
+const ESCAPE_OR_PAIR = String.raw`(?:\\["\\bfnrt]|[\ud800-\udbff][\udc00-\udfff])`;
+const PLAIN = new RegExp(`${run(CHAR)}(?:${ESCAPE_OR_PAIR}${run(CHAR)})*`, "y");
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;

@@ -173,6 +173,26 @@ describe("one-pass decode against the general paths", () => {
     }
   });
 
+  test("runs of every length from 0 to 9 before and after each kind of stop", () => {
+    // The string search takes characters four at a time, then one at a time: every remainder.
+    for (let n = 0; n <= 9; n++) {
+      for (const m of [0, 1, 3, 4, 5]) {
+        const [a, b] = ["a".repeat(n), "é中".repeat(m)];
+        for (const t of [`"${a}"`, `"${a}\\n${b}"`, `"${a}😀${b}"`, `"${a}\\u0001${b}"`, `"${a}\\"${b}\\\\"`]) {
+          assert.notEqual(agree(text(t)), null, `not read in one pass: ${t}`);
+        }
+        for (const t of [`"${a}\t${b}"`, `"${a}\u007f\u0000${b}"`, `"${a}\\/${b}"`, `"${a}\\u0041${b}"`, `"${a}\\x${b}"`, `"${a}`]) {
+          assert.equal(agree(text(t)), null, `read in one pass: ${JSON.stringify(t)}`);
+        }
+        for (const t of [`"${a}\ud800${b}"`, `"${a}\udc00${b}"`, `"${a}\ud800"`]) {
+          const line = text(t);
+          agree(line);
+          assert.equal(readCanonical(readMessage, line, line.length, true), null, `read in one pass: ${JSON.stringify(t)}`);
+        }
+      }
+    }
+  });
+
   test("the examples: every line agrees, every canonical one is read in one pass", () => {
     let read = 0;
     for (const name of ["trace", "stream", "broken-stream", "invalid"]) {
