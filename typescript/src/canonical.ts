@@ -52,8 +52,23 @@ function run(c: string): string {
  * text holds an emoji every 540 characters.)
  */
 const CHAR = String.raw`[^"\\\u0000-\u001f\ud800-\udfff]`;
-const ESCAPE_OR_PAIR = String.raw`(?:\\["\\bfnrt]|[\ud800-\udbff][\udc00-\udfff])`;
-const PLAIN = new RegExp(`${run(CHAR)}(?:${ESCAPE_OR_PAIR}${run(CHAR)})*`, "y");
+const PAIR = String.raw`[\ud800-\udbff][\udc00-\udfff]`;
+const PLAIN = new RegExp(`${run(CHAR)}(?:(?:${String.raw`\\["\\bfnrt]`}|${PAIR})${run(CHAR)})*`, "y");
+
+/**
+ * A text's code units up to its first lone surrogate: all of it when it holds none. What
+ * `isWellFormed` answers, at half its instructions on a two-byte text (V8 11's loop takes one code
+ * unit at a time): 1.3M fewer on the bench's trace, whose verbatim spans `isWellFormed` took 2.65M.
+ */
+const NOT_SURROGATE = String.raw`[^\ud800-\udfff]`;
+const WELL_FORMED = new RegExp(`${run(NOT_SURROGATE)}(?:${PAIR}${run(NOT_SURROGATE)})*`, "y");
+
+/** Whether `s` holds no lone surrogate. */
+function wellFormed(s: string): boolean {
+  WELL_FORMED.lastIndex = 0;
+  WELL_FORMED.test(s);
+  return WELL_FORMED.lastIndex === s.length;
+}
 
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
@@ -196,7 +211,7 @@ class CanonicalReader implements Reader {
     const source = t.slice(this.pos, end);
     // JSON.parse checks the grammar; the strings inside are not searched by PLAIN, so the span is
     // checked for a lone surrogate here (only the verbatim spans, not the whole line).
-    if (!source.isWellFormed()) throw GIVE_UP;
+    if (!wellFormed(source)) throw GIVE_UP;
     try {
       JSON.parse(source);
     } catch {

@@ -180,14 +180,15 @@ describe("one-pass decode against the general paths", () => {
         const [a, b] = ["a".repeat(n), "é中".repeat(m)];
         for (const t of [`"${a}"`, `"${a}\\n${b}"`, `"${a}😀${b}"`, `"${a}\\u0001${b}"`, `"${a}\\"${b}\\\\"`]) {
           assert.notEqual(agree(text(t)), null, `not read in one pass: ${t}`);
+          assert.notEqual(agree(text('"x"', `,"fidelity":{"k":${t},${t}:[${t}]}`)), null, `not read in one pass: ${t}`);
         }
         for (const t of [`"${a}\t${b}"`, `"${a}\u007f\u0000${b}"`, `"${a}\\/${b}"`, `"${a}\\u0041${b}"`, `"${a}\\x${b}"`, `"${a}`]) {
           assert.equal(agree(text(t)), null, `read in one pass: ${JSON.stringify(t)}`);
         }
-        for (const t of [`"${a}\ud800${b}"`, `"${a}\udc00${b}"`, `"${a}\ud800"`]) {
-          const line = text(t);
+        const lone = [`"${a}\ud800${b}"`, `"${a}\udc00${b}"`, `"${a}\ud800"`, `"${a}\ud800\ud800${b}"`, `"${a}\udc00\udc00${b}"`];
+        for (const line of [...lone.map((t) => text(t)), ...lone.map((t) => text('"x"', `,"fidelity":{"k":${t}}`)), text('"x"', `,"fidelity":{${lone[0]}:1}`)]) {
           agree(line);
-          assert.equal(readCanonical(readMessage, line, line.length, true), null, `read in one pass: ${JSON.stringify(t)}`);
+          assert.equal(readCanonical(readMessage, line, line.length, true), null, `read in one pass: ${JSON.stringify(line)}`);
         }
       }
     }
