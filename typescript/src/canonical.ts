@@ -209,6 +209,9 @@ class CanonicalReader implements Reader {
     const end = objectEnd(t, this.pos, depth, shape === "scalar_map");
     if (end < 0) throw GIVE_UP;
     const source = t.slice(this.pos, end);
+    // A raw line break between its tokens is JSON whitespace, but no line's (`decode` refuses it
+    // before anything else, and does not search the lines this path reads).
+    if (source.indexOf("\n") >= 0 || source.indexOf("\r") >= 0) throw GIVE_UP;
     // JSON.parse checks the grammar; the strings inside are not searched by PLAIN, so the span is
     // checked for a lone surrogate here (only the verbatim spans, not the whole line).
     if (!wellFormed(source)) throw GIVE_UP;

@@ -89,6 +89,12 @@ const LEFT = [
   text('"\\ud83d\\ude00"'),
   text('"\\ud800"'),
   text('"a\tb"'),
+  // Raw line breaks: in a string, and as whitespace in a verbatim value (refused as line_break).
+  text('"a\nb"'),
+  text('"a\rb"'),
+  text('"x"', ',"fidelity":{"a":\n1}'),
+  text('"x"', ',"fidelity":{"a":1\r}'),
+  text('"x"', ',"fidelity":{"a":[1,\r\n2]}'),
   text('"a'),
   text('"a\\'),
   text('"a\\"'),
