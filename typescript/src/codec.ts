@@ -243,6 +243,12 @@ function refuseLoneSurrogate(text: string, wellFormed: boolean): void {
 function decodeText<M>(t: CodecTables<M>, text: string, wellFormed: boolean, lenient: boolean, retain: boolean, onePass: boolean): M | OpaqueMessage {
   let end = text.length;
   if (end > 0 && text.charCodeAt(end - 1) === 10) end--;
+  // The one-pass reader reads no raw line break (its strings refuse control characters, its
+  // verbatim spans line breaks), so a line it reads is not searched for one: only what it leaves.
+  if (onePass && text.length <= FAST_PATH_MAX && startsWithObject(text)) {
+    const msg = readCanonical(t.readMessage, text, end, retain);
+    if (msg !== null) return msg;
+  }
   const broken = lineBreakAt(text, end);
   if (broken >= 0) {
     refuseLoneSurrogate(text, wellFormed);
@@ -253,10 +259,6 @@ function decodeText<M>(t: CodecTables<M>, text: string, wellFormed: boolean, len
   // JSON.parse that throws costs more than the scan (empty lines, binary junk). A long line
   // skips JSON.parse, which builds every value of verbatim objects too (13x the line for a long
   // array of zeros): the plain reader only checks them.
-  if (onePass && text.length <= FAST_PATH_MAX && startsWithObject(text)) {
-    const msg = readCanonical(t.readMessage, text, end, retain);
-    if (msg !== null) return msg;
-  }
   refuseLoneSurrogate(text, wellFormed);
   if (!startsWithObject(text)) return decodeSlow(t, text, lenient);
   if (text.length > FAST_PATH_MAX) return decodePlain(t, text) ?? decodeSlow(t, text, lenient);

@@ -54,6 +54,10 @@ const READ = [
   text('"hi"') + "\n",
   text('"a\\"b\\\\c\\n\\t\\r\\b\\f\\u0000\\u001f\\u007f"'.replace("\\u007f", "\u007f")),
   text('"\u2028\u2029 é 😀 \ufeff"'),
+  // Surrogate pairs next to escapes, quotes, each other and the token's ends.
+  text('"😀"'),
+  text('"😀😀\\n😀\\"😀\\\\😀\\u0001😀"'),
+  text('"\\"😀"', ',"fidelity":{"a":"😀"}'),
   text('""'),
   text('"x"', ',"fidelity":{ "a" :[1 , 2.50,{"b":null}],\t"a":"\\/\\ud800"}'),
   text('"x"', ',"stop_reason":"completed","fidelity":{},"sender":"harness"'),
@@ -85,6 +89,12 @@ const LEFT = [
   text('"\\ud83d\\ude00"'),
   text('"\\ud800"'),
   text('"a\tb"'),
+  // Raw line breaks: in a string, and as whitespace in a verbatim value (refused as line_break).
+  text('"a\nb"'),
+  text('"a\rb"'),
+  text('"x"', ',"fidelity":{"a":\n1}'),
+  text('"x"', ',"fidelity":{"a":1\r}'),
+  text('"x"', ',"fidelity":{"a":[1,\r\n2]}'),
   text('"a'),
   text('"a\\'),
   text('"a\\"'),
@@ -123,6 +133,28 @@ const LEFT = [
   "{",
 ];
 
+/**
+ * Lone surrogates (in a JS string: bytes cannot carry one) at a string's start and end, beside a
+ * pair, an escape, each other: the general paths refuse each, the one-pass path reads none.
+ */
+const LONE = [
+  text('"\ud800"'),
+  text('"\udc00"'),
+  text('"a\ud83d"'),
+  text('"\ude00b"'),
+  text('"😀\ud800😀"'),
+  text('"\ud800\ud800\udc00"'),
+  text('"\ud800\udc00\udc00"'),
+  text('"\udc00\ud800"'),
+  text('"\ud800\ud800"'),
+  text('"a\udc00\udc00b"'),
+  text('"\udbff\udbff\udbff\udfff"'),
+  text('"\\n\ud800"'),
+  text('"\ud800\\n"'),
+  text('"\ud800\\u0001"'),
+  text('"x"', ',"fidelity":{"a":"\ud800"}'),
+];
+
 describe("one-pass decode against the general paths", () => {
   test("canonical valid lines are read in one pass, as the general paths decode them", () => {
     for (const line of READ) {
@@ -135,6 +167,36 @@ describe("one-pass decode against the general paths", () => {
     for (const line of LEFT) {
       assert.equal(agree(line), null, `read in one pass: ${line}`);
       assert.equal(agree(Buffer.from(line)), null);
+    }
+  });
+
+  test("a lone surrogate is left to the general paths, which refuse it", () => {
+    for (const line of LONE) {
+      agree(line);
+      const end = line.length;
+      assert.equal(readCanonical(readMessage, line, end, true), null, `read in one pass: ${JSON.stringify(line)}`);
+      assert.equal(result(line, {}, true).err?.[0], "invalid_utf8", JSON.stringify(line));
+    }
+  });
+
+  test("runs of every length from 0 to 9 before and after each kind of stop", () => {
+    // The string search takes characters four at a time, then one at a time: every remainder.
+    for (let n = 0; n <= 9; n++) {
+      for (const m of [0, 1, 3, 4, 5]) {
+        const [a, b] = ["a".repeat(n), "é中".repeat(m)];
+        for (const t of [`"${a}"`, `"${a}\\n${b}"`, `"${a}😀${b}"`, `"${a}\\u0001${b}"`, `"${a}\\"${b}\\\\"`]) {
+          assert.notEqual(agree(text(t)), null, `not read in one pass: ${t}`);
+          assert.notEqual(agree(text('"x"', `,"fidelity":{"k":${t},${t}:[${t}]}`)), null, `not read in one pass: ${t}`);
+        }
+        for (const t of [`"${a}\t${b}"`, `"${a}\u007f\u0000${b}"`, `"${a}\\/${b}"`, `"${a}\\u0041${b}"`, `"${a}\\x${b}"`, `"${a}`]) {
+          assert.equal(agree(text(t)), null, `read in one pass: ${JSON.stringify(t)}`);
+        }
+        const lone = [`"${a}\ud800${b}"`, `"${a}\udc00${b}"`, `"${a}\ud800"`, `"${a}\ud800\ud800${b}"`, `"${a}\udc00\udc00${b}"`];
+        for (const line of [...lone.map((t) => text(t)), ...lone.map((t) => text('"x"', `,"fidelity":{"k":${t}}`)), text('"x"', `,"fidelity":{${lone[0]}:1}`)]) {
+          agree(line);
+          assert.equal(readCanonical(readMessage, line, line.length, true), null, `read in one pass: ${JSON.stringify(line)}`);
+        }
+      }
     }
   });
 
