@@ -59,7 +59,8 @@ t0 = time.perf_counter()
 p = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 dt = time.perf_counter() - t0
 r = resource.getrusage(resource.RUSAGE_CHILDREN)
-print(json.dumps([dt, r.ru_utime + r.ru_stime, p.returncode, p.stderr.decode("utf-8", "replace")[-2000:]]))
+err = p.stderr.decode("utf-8", "replace")
+print(json.dumps([dt, r.ru_utime + r.ru_stime, p.returncode, "Traceback" in err, err[:1000] + err[-1000:]]))
 """
 
 
@@ -67,8 +68,10 @@ def _timed(args: list[str]) -> tuple[float, float]:
     """(wall seconds, CPU seconds of the command and its own child processes) of one run."""
     out = subprocess.run([sys.executable, "-c", _WRAPPER, *CLI, *args], capture_output=True, text=True,
                          check=True).stdout
-    dt, cpu, code, err = json.loads(out)
-    if code not in (0, 1) or "Traceback" in err:  # 1: the archive's planted defects (not a crash)
+    dt, cpu, code, crashed, err = json.loads(out)
+    # 1: the archive's planted defects; also Python's exit code of a crash, told apart by its traceback
+    # (looked for in the whole of stderr: a traceback's head is its first line, far from its tail)
+    if code not in (0, 1) or crashed:
         raise RuntimeError(f"omnimessage validate {' '.join(args)} exited {code}: {err}")
     return float(dt), float(cpu)
 

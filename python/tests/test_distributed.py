@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import pickle
 import resource
 import signal
 import subprocess
@@ -30,6 +29,7 @@ from omnimessage.validate.reporting.report import Report
 from omnimessage.validate.sources import distributed as dd
 from omnimessage.validate.sources.inputs import FileUnit, Options, Unit, UnitResult, discover
 from omnimessage.validate.sources.storage import UrlSessionUnit
+from omnimessage.validate.sources.task_codec import pack_units, unpack_units
 from omnimessage_dev.archive import Manifest, build_archive
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -205,7 +205,7 @@ def _noisy_files(root: Path, n: int, lines: int) -> list[tuple[int, Unit]]:
 
 
 def _finding_bound(f_path: str) -> int:
-    """Pickled bytes one finding may take: its message and pointer clipped, its path and rule."""
+    """Packed bytes (task_codec) one finding may take: its message and pointer clipped, its path and rule."""
     return 2 * 4 * MAX_MESSAGE_CHARS + len(f_path.encode()) + 256
 
 
@@ -220,7 +220,7 @@ def test_what_one_task_returns_is_bounded(tmp_path: Path) -> None:
     assert dd.MAX_TASK_FINDINGS <= held < dd.MAX_TASK_FINDINGS + Options().max_findings
     assert [i for i, _ in out] == [i for i, _ in chunk[:len(out)]] and len(out) < len(chunk)
     assert all(len(r.findings) == per_unit and not r.beyond for _, r in out)  # each unit whole
-    size = len(pickle.dumps(out))
+    size = len(dd.run_task(pack_units(chunk), Options()))  # the bytes that travel back
     longest = max(len(u.name) for _, u in chunk)
     assert size < held * _finding_bound("x" * longest) + len(out) * (4096 + 2 * longest)
     # a session over --max-findings alone: its findings capped, the rest counted, one unit returned
@@ -271,7 +271,7 @@ def test_units_a_task_left_out_are_sent_again(archive: Manifest, cluster: distri
     real_submit = cluster.submit
 
     def spy(fn: Any, chunk: Any, *a: Any, **k: Any) -> Any:
-        submitted.append(len(chunk))
+        submitted.append(len(unpack_units(chunk)))  # a packed chunk (task_codec)
         return real_submit(fn, chunk, *a, **k)
 
     monkeypatch.setattr(cluster, "submit", spy)

@@ -6,7 +6,9 @@ validates a *chunk* of units: consecutive sessions batched by their work in byte
 (:func:`unit_work`: their size, plus `UNIT_COST_BYTES` per file), between `MIN_TASK_BYTES` and
 `TASK_BYTES` and about `TASKS_PER_WORKER` tasks per worker thread, so each task carries far more work
 than the scheduler's cost per task, whatever the size of the sessions; a session is never split, and one
-bigger than a task is a task of its own. It sends back one compact :class:`UnitResult` per unit:
+bigger than a task is a task of its own. A chunk travels to its worker, and its results back, as one
+bytes object each (:func:`run_task`, `task_codec`: Dask would serialise a list element by element). It
+sends back one compact :class:`UnitResult` per unit:
 
 - findings: at most `Options.max_findings` per unit, the rest counted per (rule, severity) in
   `beyond` (the same cap and the same counting as `--jobs`), so the summary still counts them all;
@@ -55,6 +57,7 @@ from omnimessage.validate.sources.inputs import (
     resolve_subagents,
     run_unit,
 )
+from omnimessage.validate.sources.task_codec import pack_results, pack_units, unpack_results, unpack_units
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -75,6 +78,7 @@ __all__ = [
     "announce",
     "dashboard_link",
     "run_indexed_dask",
+    "run_task",
     "run_units_dask",
     "unit_work",
     "validate_chunk",
@@ -309,6 +313,12 @@ def validate_chunk(chunk: list[tuple[int, Unit]], opts: Options, max_findings: i
     return out
 
 
+def run_task(blob: bytes, opts: Options, max_findings: int = MAX_TASK_FINDINGS) -> bytes:
+    """The task a worker runs: :func:`validate_chunk` of a chunk packed by `task_codec.pack_units`, its
+    results packed by `task_codec.pack_results` (one bytes object each way: see `task_codec`)."""
+    return pack_results(validate_chunk(unpack_units(blob), opts, max_findings))
+
+
 def _lost(chunk: list[tuple[int, Unit]], exc: BaseException | None) -> list[tuple[int, UnitResult]]:
     """A failure for each unit of a chunk whose task failed for good (or was cancelled)."""
     why = "cancelled" if exc is None else exc.__class__.__name__
@@ -345,9 +355,10 @@ def run_indexed_dask(
     task_bytes = task_bytes or (MIN_TASK_BYTES, TASK_BYTES)
     max_task_findings = MAX_TASK_FINDINGS if max_task_findings is None else max_task_findings
     chunks = chunk_units([(i, units[i]) for i in chosen], workers, task_bytes=task_bytes)
-    # one message for every task (client.map); each result fetched as its task completes
-    futures = client.map(validate_chunk, chunks, opts=opts, max_findings=max_task_findings, retries=retries,
-                         pure=False)
+    # one message for every task (client.map); each result fetched as its task completes; a chunk and its
+    # results travel as one bytes object each (task_codec)
+    futures = client.map(run_task, [pack_units(c) for c in chunks], opts=opts, max_findings=max_task_findings,
+                         retries=retries, pure=False)
     chunk_of = {fut.key: chunk for fut, chunk in zip(futures, chunks, strict=True)}
     pending = set(chosen)
     # Completion only: each result is fetched here, by `fut.result()`, which raises when it cannot be
@@ -365,12 +376,13 @@ def run_indexed_dask(
                     exc = fut.exception()
             except Exception as e:  # a result that could not be fetched: its units are lost, not waited for
                 exc = e
-            if isinstance(got, list):
-                results = got
+            if isinstance(got, bytes):
+                results = unpack_results(got)
                 done = {i for i, _ in results}
                 rest = [(i, u) for i, u in chunk if i not in done and i in pending]
                 if rest:  # the task's findings reached the bound: the rest is a task of its own
-                    again = client.submit(validate_chunk, rest, opts, max_task_findings, retries=retries, pure=False)
+                    again = client.submit(run_task, pack_units(rest), opts, max_task_findings, retries=retries,
+                                          pure=False)
                     chunk_of[again.key] = rest
                     futures.append(again)
                     queue.add(again)
