@@ -20,7 +20,7 @@ from omnimessage.validate import validate_archive, validate_path
 from omnimessage.validate.reporting.report import Report
 from omnimessage.validate.reporting.summary import GroupedReport
 from omnimessage.validate.sources.inputs import UnitResult
-from omnimessage.validate.sources.storage import StorageUnavailable
+from omnimessage.validate.sources.objects import StorageUnavailable
 from omnimessage_dev.archive import build_archive
 
 

@@ -27,13 +27,8 @@ from omnimessage.validate import validate_path
 from omnimessage.validate.archive import validate_archive
 from omnimessage.validate.reporting.report import Report
 from omnimessage.validate.sources.inputs import Options, index_root, run_unit
-from omnimessage.validate.sources.storage import (
-    discover_any,
-    index_url_root,
-    parse_storage_options,
-    redacted,
-    typed_options,
-)
+from omnimessage.validate.sources.objects import parse_storage_options, redacted, typed_options
+from omnimessage.validate.sources.storage import discover_any, index_url_root
 from omnimessage_dev.archive import build_archive
 
 SESSIONS = 40  # top-level sessions of the generated archive (children come on top): every planted defect

@@ -91,7 +91,7 @@ def _open_source(f: str, args: argparse.Namespace) -> BinaryIO:
     URL (`s3://...`, `memory://...`: fsspec, streamed; --storage-option)."""
     if not _is_url(f):
         return open_regular(f, streams=True)
-    from omnimessage.validate.sources.storage import StorageError, is_url, open_url, parse_storage_options
+    from omnimessage.validate.sources.objects import StorageError, is_url, open_url, parse_storage_options
 
     if not is_url(f):
         return open_regular(f, streams=True)

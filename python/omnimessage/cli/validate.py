@@ -39,9 +39,10 @@ from omnimessage.validate.sources.inputs import (
     resolve_subagents,
     run_unit,
 )
+from omnimessage.validate.sources.objects import StorageError, parse_storage_options
 from omnimessage.validate.sources.secrets import has_secrets
 from omnimessage.validate.sources.sse import check_sse_url, parse_header
-from omnimessage.validate.sources.storage import StorageError, discover_any, parse_storage_options
+from omnimessage.validate.sources.storage import discover_any
 
 __all__ = ["add_parser", "main", "run"]
 

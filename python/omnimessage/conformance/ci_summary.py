@@ -18,8 +18,8 @@ from typing import Final, TextIO
 
 from omnimessage.files.write_errors import named
 from omnimessage.text.ci import MAX_SUMMARY_FINDINGS, md, workflow_data, workflow_property
+from omnimessage.text.sanitize import printable
 
-from .escaping import printable
 from .outcomes import FAILED, PASSED, SKIPPED, XFAIL, XPASS, Outcome, RunResult
 from .suite import Suite
 

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from omnimessage.schema.versions import versions
+from omnimessage.text.sanitize import printable, sanitize, sanitize_lines
 
 from .consumer_command import add_role_option, cmd_consumer
-from .escaping import printable, sanitize, sanitize_lines
 from .expected_failures import ExpectedFailures, load_expected_failures, write_expected_failures
 from .fresh import DEFAULT_FRESH_CASES, MAX_FRESH_CASES, MAX_SEED, fresh_cases, new_seed, stable_seed
 from .impls import (

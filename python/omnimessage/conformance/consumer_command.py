@@ -10,7 +10,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .escaping import printable, sanitize, sanitize_lines
+from omnimessage.text.sanitize import printable, sanitize, sanitize_lines
+
 from .expected_failures import ExpectedFailures, load_expected_failures
 from .impls import BASELINES, ConformanceUsageError, resolve_impl
 from .outcomes import Outcome

@@ -19,9 +19,9 @@ import msgspec
 
 from omnimessage.conformance import testee_protocol as wire
 from omnimessage.text.bytes_diff import first_difference
+from omnimessage.text.sanitize import clip, printable
 
 from .consumer_cases import ConsumerCase
-from .escaping import clip, printable
 from .expected_failures import ExpectedFailures
 from .outcomes import FAILED, PASSED, Outcome, RunResult
 from .run import Limits, _Run

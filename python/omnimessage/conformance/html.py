@@ -4,7 +4,7 @@ The HTML report is one self-contained page (inline CSS, no script, no fetch: a
 Content-Security-Policy says so): the matrix by group (each implementation run, a row), failing
 groups first, then each group's cases, failures first, each failure with its byte diff (the
 expected and the received bytes around the first difference, from :mod:`.judge`). Every string a
-testee supplied passes through the one sanitiser (:func:`.escaping.sanitize_lines`) and then
+testee supplied passes through the one sanitiser (:func:`omnimessage.text.sanitize.sanitize_lines`) and then
 `html.escape`.
 
 The badge is a shields.io endpoint document (`{"schemaVersion": 1, "label", "message", "color"}`):
@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from omnimessage.files.write_errors import named
+from omnimessage.text.sanitize import sanitize, sanitize_lines
 
-from .escaping import sanitize, sanitize_lines
 from .judge import describe_expectation
 from .outcomes import FAILED, PASSED, SKIPPED, XFAIL, XPASS, RunResult
 from .suite import Suite

@@ -1,7 +1,7 @@
 """Judging one answer of a testee against one case, byte for byte.
 
 Whatever the testee wrote (ids, categories, pointers, messages, reasons, results) enters a message
-only through the one sanitiser (:mod:`.escaping`): one line, no control characters.
+only through the one sanitiser (:mod:`omnimessage.text.sanitize`): one line, no control characters.
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import binascii
 from typing import Any
 
 from omnimessage.text.bytes_diff import first_difference
+from omnimessage.text.sanitize import clip, printable
 
-from .escaping import clip, printable
 from .outcomes import FAILED, PASSED, SKIPPED
 from .suite import OPTIONAL_FEATURES, Case
 from .testee_process import TesteeError

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import TextIO
 
-from .escaping import sanitize_lines
+from omnimessage.text.sanitize import sanitize_lines
+
 from .expected_failures import ExpectedFailures, load_expected_failures
 from .impls import (
     BASELINE_EXTRAS,

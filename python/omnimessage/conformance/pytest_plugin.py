@@ -8,7 +8,7 @@ seed is printed in the header and recorded as a property of every fresh item, an
 `--omnimessage-seed N` replays it); listed expected failures are reported as xfail, and a listed
 case that passes fails, as does an entry that matches no case. A testee that cannot start is
 reported in full once; the other cases fail with a one-line "not run". Without `--omnimessage-impl` the plugin does
-nothing at all. Every message shown passes through the one sanitiser (:func:`.escaping.sanitize_lines`):
+nothing at all. Every message shown passes through the one sanitiser (:func:`omnimessage.text.sanitize.sanitize_lines`):
 what a testee supplied never reaches the terminal or the JUnit file raw.
 """
 
@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .escaping import printable, sanitize_lines
+from omnimessage.text.sanitize import printable, sanitize_lines
 
 if TYPE_CHECKING:  # the runner's modules load only when --omnimessage-impl is given (pytest_configure)
     from .suite import Case, Suite

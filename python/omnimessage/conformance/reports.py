@@ -3,7 +3,7 @@ each case has and the level the run reached (:mod:`.levels`).
 
 What a testee supplied (its handshake, answers, stderr) is sanitised where it enters a message
 (:mod:`.judge`, :mod:`.testee_process`); every report passes each of its lines through the one
-sanitiser once more (:func:`.escaping.sanitize_lines`), so no control character and no line
+sanitiser once more (:func:`omnimessage.text.sanitize.sanitize_lines`), so no control character and no line
 starting with `::` reaches a terminal, a CI log or a report file.
 """
 
@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from omnimessage.files.write_errors import named
+from omnimessage.text.sanitize import sanitize, sanitize_lines
 
-from .escaping import sanitize, sanitize_lines
 from .judge import describe_expectation
 from .outcomes import FAILED, PASSED, SKIPPED, XFAIL, XPASS, Outcome, RunResult
 from .suite import PROTOCOL_VERSION, Suite

@@ -20,7 +20,8 @@ protobuf's conformance runner:
 
 from __future__ import annotations
 
-from .escaping import escape_bytes
+from omnimessage.text.sanitize import escape_bytes
+
 from .expected_failures import ExpectedFailures, load_expected_failures, short_reason, write_expected_failures
 from .judge import describe_expectation, first_difference, judge
 from .outcomes import FAILED, PASSED, SKIPPED, XFAIL, XPASS, Outcome, RunResult

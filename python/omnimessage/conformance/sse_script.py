@@ -19,8 +19,9 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from omnimessage.text.sanitize import printable
+
 from .consumer_cases import Connection, ConsumerCase
-from .escaping import printable
 
 __all__ = ["MAX_REQUESTS", "ScriptLog", "ScriptServer"]
 

@@ -14,7 +14,7 @@ import signal
 import time
 from pathlib import Path
 
-from .escaping import clip
+from omnimessage.text.sanitize import clip
 
 __all__ = ["TOKEN_VAR", "sweep"]
 

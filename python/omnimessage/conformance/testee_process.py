@@ -22,8 +22,9 @@ from typing import IO, Any, Final, get_type_hints
 
 import msgspec
 
+from omnimessage.text.sanitize import clip, printable, sanitize
+
 from . import testee_protocol as wire
-from .escaping import clip, printable, sanitize
 from .suite import PROTOCOL_VERSION, Suite
 from .sweep import TOKEN_VAR, sweep
 

@@ -24,8 +24,9 @@ from omnimessage.validate.reporting.report import Report
 from omnimessage.validate.reporting.summary import GroupedReport, GroupSummary, parse_dimensions
 from omnimessage.validate.sources.hints import profile_hint
 from omnimessage.validate.sources.inputs import Options, Root, Unit, UnitResult, resolve_subagents, run_unit
+from omnimessage.validate.sources.objects import parse_storage_options
 from omnimessage.validate.sources.secrets import has_secrets
-from omnimessage.validate.sources.storage import discover_any, parse_storage_options
+from omnimessage.validate.sources.storage import discover_any
 
 from .._generated.models import DEFAULT_MAX_LINE_BYTES
 from .api import Profile, _options
@@ -70,7 +71,7 @@ def validate_archive(
 
     An object or file that cannot be read is a failure in the report (`Report.failures`, `ok`
     false), never an exception. Raises ValueError for a bad argument, and
-    :class:`~omnimessage.validate.sources.storage.StorageError` when fsspec or the protocol's filesystem
+    :class:`~omnimessage.validate.sources.objects.StorageError` when fsspec or the protocol's filesystem
     is not installed (its message names the extra and the pip command for its packages).
     """
     paths = ([os.fspath(url)] if isinstance(url, (str, os.PathLike))
@@ -106,7 +107,7 @@ def validate_archive(
 
 def _pairs(options: Mapping[str, object] | Iterable[str] | None) -> tuple[tuple[str, str], ...]:
     """Storage options as the pairs of strings `Options` carries (a value is read back as
-    `storage.typed_options` reads `--storage-option` values: JSON for dicts and lists)."""
+    `objects.typed_options` reads `--storage-option` values: JSON for dicts and lists)."""
     if options is None:
         return ()
     if isinstance(options, Mapping):

@@ -1,18 +1,20 @@
 """Inputs in object storage, through fsspec: `s3://bucket/traces/`, `gs://...`, `memory://...`, `file://...`.
 
+This module indexes and discovers; opening an object (streamed reads, errors, options) is :mod:`.objects`.
+
 A URL root is indexed from its listing exactly as a local trace root is (`inputs.index_root`): the
 same layout regex, sessions by id in rotation order, every other `.jsonl` object loose. A session
 id read from a file is looked up in that index, never joined into a path.
 
 Reads stream: an object is opened unbuffered by fsspec (`cache_type="none"`) under an
-`io.BufferedReader` of :data:`BLOCK_SIZE` bytes, so each read is one ranged request of at most
+`io.BufferedReader` of :data:`.objects.BLOCK_SIZE` bytes, so each read is one ranged request of at most
 that size and memory stays flat whatever the object's size. Every error of a read (permission
 denied, missing key, a network error mid-read, whatever the filesystem raises) becomes an
 `OSError` naming the URL (credentials cut out), which `inputs.run_unit` reports as that input's
 failure: never a silent skip, never a traceback.
 
 fsspec and the cloud filesystems are optional extras (`archive`, `s3`, `gcs`): a missing one is a
-:class:`StorageUnavailable` naming the extra to install. Units carry only strings (the URL) and the
+:class:`.objects.StorageUnavailable` naming the extra to install. Units carry only strings (the URL) and the
 storage options travel in `Options.storage_options` (pairs of strings), so a unit pickles to a
 Dask worker.
 """
@@ -26,37 +28,19 @@ from typing import Any
 from omnimessage.text import sanitize as _sanitize
 from omnimessage.validate.sources.inputs import FileUnit, SessionUnit, SkippedUnit, Unit, discover
 from omnimessage.validate.sources.objects import (
-    BLOCK_SIZE,
-    StorageError,
-    StorageUnavailable,
     _os_error,
     display_url,
     filesystem,
     is_url,
-    open_input,
-    open_url,
-    parse_storage_options,
     redacted,
-    typed_options,
 )
 from omnimessage.validate.sources.roots import TRACE_NAME, Root, is_date
 
 __all__ = [
-    "BLOCK_SIZE",
-    "StorageError",
-    "StorageUnavailable",
     "UrlFileUnit",
     "UrlSessionUnit",
     "discover_any",
-    "display_url",
-    "filesystem",
     "index_url_root",
-    "is_url",
-    "open_input",
-    "open_url",
-    "parse_storage_options",
-    "redacted",
-    "typed_options",
 ]
 
 
