@@ -26,7 +26,9 @@ from omnimessage.cli.validate import main as validate_main
 from omnimessage.text.sanitize import MAX_MESSAGE_CHARS
 from omnimessage.validate.api import validate_path
 from omnimessage.validate.reporting.report import Report
+from omnimessage.validate.sources import cluster as cl
 from omnimessage.validate.sources import distributed as dd
+from omnimessage.validate.sources.cluster import dashboard_link
 from omnimessage.validate.sources.inputs import FileUnit, Options, Unit, UnitResult, discover
 from omnimessage.validate.sources.storage import UrlSessionUnit
 from omnimessage.validate.sources.task_codec import pack_units, unpack_units
@@ -134,7 +136,7 @@ def test_cli_jobs_1_jobs_2_and_dask_reports_are_equal(archive: Manifest, cluster
     code2, two = _cli_json(tmp_path, "jobs2", archive.root, "--jobs", "2")
     capsys.readouterr()
     code3, dask = _cli_json(tmp_path, "dask", archive.root, "--dask", _address(cluster), "--dask-insecure")
-    link = dd.dashboard_link(cluster)
+    link = dashboard_link(cluster)
     assert (f"Dask dashboard: {link}" in capsys.readouterr().err) == bool(link)
     assert code1 == code2 == code3 == 1  # the planted errors
     assert _unordered(one) == _unordered(two) == _unordered(dask)
@@ -441,6 +443,46 @@ def test_missing_extra_names_it(archive: Manifest, monkeypatch: pytest.MonkeyPat
 def test_bad_dask_spec_is_a_usage_error(archive: Manifest, spec: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert validate_main([archive.root, "--dask", spec]) == 2
     assert "--dask" in capsys.readouterr().err
+
+
+def test_connecting_in_the_background_closes_once(cluster: distributed.Client) -> None:
+    """`cluster.Connecting` (the connection made while the inputs are listed): `result()` is the connected
+    client; `close()` closes it, and again does nothing."""
+    connecting = cl.Connecting(_address(cluster), insecure=True)
+    client, close = connecting.result()
+    assert client.status == "running" and client.scheduler.address == _address(cluster)
+    close()
+    assert client.status == "closed"
+    connecting.close()  # a second time: nothing
+    with pytest.raises(cl.DaskUnavailable, match="refusing a plain tcp"):  # checked before any thread starts
+        cl.Connecting(_address(cluster))
+
+
+@pytest.mark.parametrize("stops", ["listing", "output", "report"])
+def test_a_run_that_stops_closes_its_connection(archive: Manifest, cluster: distributed.Client, tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch, stops: str) -> None:
+    """However a `--dask` run stops after its connection started (an input that cannot be listed, an output
+    that cannot be opened, or a finished report), the connection is closed, once."""
+    made: list[Any] = []
+
+    class Recorded(cl.Connecting):
+        closed = 0
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            made.append(self)
+
+        def close(self) -> None:
+            self.closed += 1
+            super().close()
+
+    monkeypatch.setattr(cl, "Connecting", Recorded)
+    target = {"listing": "nosuchprotocol://bucket/traces/", "output": archive.root, "report": archive.root}[stops]
+    out = tmp_path / ("no-such-dir/out.json" if stops == "output" else "out.json")
+    code = validate_main([target, "--dask", _address(cluster), "--dask-insecure", "--no-progress", "-o", str(out)])
+    assert code == (1 if stops == "report" else 2)
+    assert len(made) == 1 and made[0].closed >= 1
+    assert made[0]._outcome is None  # the client was closed (and dropped)
 
 
 def test_dask_local_cluster_from_the_command_line(tmp_path: Path) -> None:

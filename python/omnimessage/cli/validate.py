@@ -209,6 +209,18 @@ def _run(args: argparse.Namespace) -> int:
     if not math.isfinite(args.progress_every) or args.progress_every < 0:
         raise _Usage("--progress-every must be a finite number of seconds >= 0")
 
+    # the cluster is reached while the inputs are listed (cluster.Connecting); a refused address is refused here
+    connecting = _dask_connecting(args.dask, args.dask_insecure) if args.dask else None
+    try:
+        return _run_inputs(args, opts, profile, headers, groups, ignored, protocol_note, connecting)
+    finally:
+        if connecting is not None:  # closed once (Connecting.close), whatever stopped the run
+            connecting.close()
+
+
+def _run_inputs(args: argparse.Namespace, opts: Options, profile: str, headers: list[tuple[str, str]],
+                groups: GroupSummary | None, ignored: set[str], protocol_note: str | None,
+                connecting: Any) -> int:
     try:
         units, roots, problems = discover_any(list(args.paths), profile, opts.storage_options)
     except StorageError as exc:  # fsspec or s3fs/gcsfs missing (names the extra), an unknown protocol
@@ -283,7 +295,7 @@ def _run(args: argparse.Namespace) -> int:
             unit_counts.clear()
 
         # before the report starts: a usage error
-        dask = _dask_connect(args.dask, args.dask_insecure) if args.dask else None
+        dask = _dask_connected(connecting) if connecting is not None else None
         reporter.begin()
         try:
             poolable = {i for i, u in enumerate(units) if isinstance(u, (FileUnit, SessionUnit, SseUnit))
@@ -363,13 +375,23 @@ def _run_chunk(chunk: list[tuple[int, Unit]], opts: Options) -> list[tuple[int, 
     return [(i, run_unit(u, opts)) for i, u in chunk]
 
 
-def _dask_connect(spec: str, insecure: bool = False) -> tuple[Any, Callable[[], None]]:
-    """(client, close) for `--dask SPEC`; a missing extra, a refused address (`check_address`) or an
-    unreachable scheduler is a usage error."""
-    from omnimessage.validate.sources.distributed import DaskUnavailable, announce, connect
+def _dask_connecting(spec: str, insecure: bool = False) -> Any:
+    """`--dask SPEC`: its connection started in the background (`cluster.Connecting`); a missing extra or a
+    refused address (`check_address`) is a usage error, raised here, before any connection."""
+    from omnimessage.validate.sources.cluster import Connecting, DaskUnavailable
 
     try:
-        client, close = connect(spec, insecure=insecure)
+        return Connecting(spec, insecure=insecure)
+    except DaskUnavailable as exc:
+        raise _Usage(str(exc)) from None
+
+
+def _dask_connected(connecting: Any) -> tuple[Any, Callable[[], None]]:
+    """(client, close) once connected; a missing extra or an unreachable scheduler is a usage error."""
+    from omnimessage.validate.sources.cluster import DaskUnavailable, announce
+
+    try:
+        client, close = connecting.result()
     except DaskUnavailable as exc:
         raise _Usage(str(exc)) from None
     announce(client)

@@ -39,15 +39,10 @@ one process. Interrupting the iterator (Ctrl-C) cancels every future still pendi
 from __future__ import annotations
 
 import contextlib
-import json
-import logging
-import os
-import sys
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, Final, cast
 
-from omnimessage.extras import install_hint
-from omnimessage.text.sanitize import sanitize
+from omnimessage.validate.sources.cluster import distributed_module
 from omnimessage.validate.sources.inputs import (
     Options,
     Root,
@@ -70,13 +65,8 @@ __all__ = [
     "MIN_TASK_BYTES",
     "TASK_BYTES",
     "UNIT_COST_BYTES",
-    "DaskUnavailable",
-    "check_address",
     "chunk_units",
     "compact",
-    "connect",
-    "announce",
-    "dashboard_link",
     "run_indexed_dask",
     "run_task",
     "run_units_dask",
@@ -112,133 +102,6 @@ MAX_SUBAGENT_CHARS: Final = 1 << 20
 """Characters of child session ids a unit result carries back."""
 RETRIES: Final = 2
 """`retries=` of every task: how often a task that raised is run again."""
-INSTALL_HINT: Final = f"--dask needs the dask extra: {install_hint('dask')}"
-
-
-class DaskUnavailable(Exception):
-    """`distributed` is not installed, or the scheduler cannot be reached (a usage error, exit 2)."""
-
-
-def _distributed() -> Any:
-    try:
-        import distributed
-    except ImportError:
-        raise DaskUnavailable(INSTALL_HINT) from None
-    return distributed
-
-
-TRUST_HINT: Final = (
-    "a Dask scheduler runs code in this process (its protocol unpickles what the scheduler sends): use "
-    "tls:// with the Dask TLS configuration (distributed.comm.tls.ca-file, client cert and key), or pass "
-    "--dask-insecure if you trust every host that can answer at this address (docs/scale.md)"
-)
-MAX_SCHEDULER_FILE_BYTES: Final = 1 << 20
-
-
-def _tls_configured() -> bool:
-    import dask.config
-
-    return bool(dask.config.get("distributed.comm.tls.ca-file", None))
-
-
-def check_address(spec: str, address: str, *, insecure: bool) -> None:
-    """Refuse a scheduler address that is not authenticated: anything but `tls://` with a CA file
-    configured, unless `insecure` (`--dask-insecure`). Raised before any connection is made."""
-    scheme = address.partition("://")[0].lower() if "://" in address else "tcp"
-    if insecure:
-        return
-    if scheme != "tls":
-        raise DaskUnavailable(f"--dask {sanitize(spec[:200])}: refusing a plain {sanitize(scheme[:20])}:// scheduler: "
-                              f"{TRUST_HINT}")
-    if not _tls_configured():
-        raise DaskUnavailable(f"--dask {sanitize(spec[:200])}: tls:// without a CA file (distributed.comm.tls.ca-file) "
-                              f"does not authenticate the scheduler: {TRUST_HINT}")
-
-
-def _scheduler_file_address(spec: str) -> str:
-    """The `address` of a scheduler file (read once, bounded: the address checked is the one used)."""
-    try:
-        with open(spec, "rb") as fh:
-            data = fh.read(MAX_SCHEDULER_FILE_BYTES + 1)
-        doc = json.loads(data) if len(data) <= MAX_SCHEDULER_FILE_BYTES else None
-    except (OSError, ValueError, RecursionError) as exc:
-        raise DaskUnavailable(f"--dask {sanitize(spec[:200])}: not a scheduler file ({exc.__class__.__name__})") \
-            from None
-    address = doc.get("address") if isinstance(doc, dict) else None
-    if not isinstance(address, str) or "://" not in address:
-        raise DaskUnavailable(f"--dask {sanitize(spec[:200])}: not a scheduler file (no \"address\")")
-    return address
-
-
-def connect(spec: str, *, insecure: bool = False) -> tuple[Client, Callable[[], None]]:
-    """A client for `--dask SPEC` and the function that closes it (and the cluster it started).
-
-    SPEC is `local` or `local:N` (a `LocalCluster` of N single-threaded worker processes on this
-    machine; N defaults to the number of cores), a scheduler address (`tls://host:8786`; `tcp://`
-    and the other unauthenticated protocols only with `insecure`) or the path of a scheduler file
-    (`dask scheduler --scheduler-file`), whose address is checked the same way. The scheduler is
-    trusted with code execution in this process (see :func:`check_address`): an address that is
-    refused is refused before any connection. Raises :class:`DaskUnavailable` when `distributed`
-    is missing, the address is refused or the scheduler does not answer.
-    """
-    if not (spec == "local" or spec.startswith("local:")):
-        if "://" in spec:
-            check_address(spec, spec, insecure=insecure)
-        elif os.path.isfile(spec):
-            address = _scheduler_file_address(spec)
-            check_address(spec, address, insecure=insecure)
-            spec = address
-    distributed = _distributed()
-    cluster: Any = None
-    try:
-        if spec == "local" or spec.startswith("local:"):
-            n_text = spec[len("local:"):] if ":" in spec else ""
-            try:
-                n = int(n_text) if n_text else (os.cpu_count() or 1)
-            except ValueError:
-                raise DaskUnavailable(f"--dask {spec}: expected local or local:N with N a number of workers") \
-                    from None
-            if n < 1:
-                raise DaskUnavailable("--dask local:N needs N >= 1")
-            cluster = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                               dashboard_address=":0", silence_logs=logging.ERROR)
-            client = distributed.Client(cluster)
-        elif "://" in spec:
-            client = distributed.Client(spec, timeout="20s")
-        else:
-            raise DaskUnavailable(f"--dask {spec}: expected local[:N], a scheduler address (tcp://host:8786) or "
-                                  f"a scheduler file")
-    except DaskUnavailable:
-        if cluster is not None:
-            cluster.close()
-        raise
-    except (OSError, TimeoutError, ValueError) as exc:
-        if cluster is not None:
-            with contextlib.suppress(Exception):
-                cluster.close()
-        raise DaskUnavailable(f"--dask {spec}: cannot reach the scheduler: {exc.__class__.__name__}: {exc}") \
-            from None
-
-    def close() -> None:
-        with contextlib.suppress(Exception):
-            client.close()
-        if cluster is not None:
-            with contextlib.suppress(Exception):
-                cluster.close()
-
-    return client, close
-
-
-def dashboard_link(client: Client) -> str | None:
-    """The scheduler's dashboard URL, or None when it serves none (no bokeh, or turned off)."""
-    try:
-        services = client.scheduler_info().get("services", {})
-        if "dashboard" not in services:
-            return None
-        link = client.dashboard_link
-    except Exception:
-        return None
-    return str(link) if link else None
 
 
 def unit_work(unit: Unit) -> int:
@@ -344,7 +207,7 @@ def run_indexed_dask(
     KeyboardInterrupt) cancels every pending future. `task_bytes` (`MIN_TASK_BYTES`, `TASK_BYTES`) and
     `max_task_findings` (`MAX_TASK_FINDINGS`) are for the tests: many small tasks from a small archive.
     """
-    distributed = _distributed()
+    distributed = distributed_module()
     chosen = list(range(len(units))) if indices is None else list(indices)
     if not chosen:
         return
@@ -419,10 +282,3 @@ def run_units_dask(units: Sequence[Unit], opts: Options, client: Client, *,
             res.findings.extend(f for f in resolve_subagents(root, res.subagents) if f.rule not in opts.ignored)
             res.subagents = []
         yield res
-
-
-def announce(client: Client, stream: Any = None) -> None:
-    """Print the dashboard link to stderr when the cluster serves one."""
-    link = dashboard_link(client)
-    if link:
-        (stream or sys.stderr).write(f"omnimessage validate: Dask dashboard: {sanitize(link)}\n")

@@ -93,6 +93,8 @@ class FileUnit:
     layout_warning: bool = False
     """Found under a trace root but outside its layout (OM801)."""
     root: str = ""
+    nbytes: int | None = None
+    """Its size when it was listed (`discover`, a storage listing); None: looked up when asked."""
 
     @property
     def name(self) -> str:
@@ -100,6 +102,8 @@ class FileUnit:
 
     @property
     def size(self) -> int:
+        if self.nbytes is not None:
+            return self.nbytes
         with contextlib.suppress(OSError):
             return os.path.getsize(self.path)
         return 0
@@ -125,6 +129,9 @@ class SessionUnit:
     session_id: str
     files: tuple[tuple[int, str], ...]
     root: str
+    nbytes: int | None = None
+    """Its files' total size when they were listed (`discover`, a storage listing); None: looked up when
+    asked."""
 
     @property
     def name(self) -> str:
@@ -132,6 +139,8 @@ class SessionUnit:
 
     @property
     def size(self) -> int:
+        if self.nbytes is not None:
+            return self.nbytes
         total = 0
         for _, p in self.files:
             with contextlib.suppress(OSError):
@@ -205,6 +214,14 @@ Unit = FileUnit | StdinUnit | SessionUnit | SseUnit | SseUrlUnit | SkippedUnit
 # ------------------------------------------------------------------ discovery
 
 
+def _size(path: str) -> int:
+    """A listed file's size, looked up once (`Unit.size` is read for the progress total, a task's work and
+    each result): 0 when it cannot be (its reading then reports why)."""
+    with contextlib.suppress(OSError):
+        return os.path.getsize(path)
+    return 0
+
+
 def discover(paths: list[str], profile: str) -> tuple[list[Unit], list[Root], list[str]]:
     """Units for the given paths (files, `-`, directories); returns (units, trace roots, problems)."""
     units: list[Unit] = []
@@ -218,11 +235,12 @@ def discover(paths: list[str], profile: str) -> tuple[list[Unit], list[Root], li
             if profile == "trace":
                 roots.append(root)
                 for sid in sorted(root.sessions):
-                    units.append(SessionUnit(sid, tuple(root.sessions[sid]), p))
-                units.extend(FileUnit(f, layout_warning=True, root=p) for f in root.loose)
+                    files = root.sessions[sid]
+                    units.append(SessionUnit(sid, tuple(files), p, nbytes=sum(_size(f) for _, f in files)))
+                units.extend(FileUnit(f, layout_warning=True, root=p, nbytes=_size(f)) for f in root.loose)
             else:
-                files = sorted([f for fs in root.sessions.values() for _, f in fs] + root.loose)
-                units.extend(FileUnit(f, root=p) for f in files)
+                every = sorted([f for fs in root.sessions.values() for _, f in fs] + root.loose)
+                units.extend(FileUnit(f, root=p, nbytes=_size(f)) for f in every)
             units.extend(SkippedUnit(f, why, p) for f, why in root.skipped)
             if not root.sessions and not root.loose and not root.skipped:
                 problems.append(f"{p}: no .jsonl file in this directory")

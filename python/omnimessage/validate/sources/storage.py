@@ -51,22 +51,10 @@ __all__ = [
 class UrlFileUnit(FileUnit):
     """A file unit for an object: its size comes from the listing (no request per `size`)."""
 
-    nbytes: int = 0
-
-    @property
-    def size(self) -> int:
-        return self.nbytes
-
 
 @dataclass(frozen=True, slots=True)
 class UrlSessionUnit(SessionUnit):
     """A session unit of objects: their total size comes from the listing."""
-
-    nbytes: int = 0
-
-    @property
-    def size(self) -> int:
-        return self.nbytes
 
 
 def _walk_key(parts: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
