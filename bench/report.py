@@ -360,15 +360,21 @@ def write_markdown(doc: dict[str, Any], path: Path) -> None:
             "| --- | ---: | ---: | ---: | ---: |",
         ]
         names = {"jobs1": "`--jobs 1`", "jobs2": "`--jobs 2`", "dask1": "`--dask` LocalCluster, 1 worker",
-                 "dask2": "`--dask` LocalCluster, 2 workers"}
+                 "dask2": "`--dask` LocalCluster, 2 workers",
+                 "dask1_default": "`--dask` LocalCluster, 1 worker, Dask's default worker configuration"}
         for k, label in names.items():
+            if k not in sc["seconds"]:  # (results of an older bench)
+                continue
             cpu = sc.get("cpu_seconds", {}).get(k, "")
             out.append(f"| {label} | {sc['seconds'][k]} | {sc['sessions_per_s'][k]} | {sc['mb_per_s'][k]} | {cpu} |")
         out += [
             "",
             f"2 workers over 1: {sc['dask2_over_dask1']}x; Dask over `--jobs` with the same processes: "
             f"{sc['dask1_over_jobs1']}x (1), {sc['dask2_over_jobs2']}x (2); `--jobs 2` over `--jobs 1`: "
-            f"{sc['jobs2_over_jobs1']}x. Peak RSS of a worker: {sc['worker_peak_rss_mb']} MB. CPU seconds count the "
+            f"{sc['jobs2_over_jobs1']}x. The Dask workers run as docs/scale.md recommends for a validation cluster "
+            f"(`{sc.get('worker_config', {})}`, what `--dask local:N` starts); with Dask's default worker "
+            f"configuration, 1 worker over `--jobs 1`: {sc.get('dask1_default_over_jobs1', 'n/a')}x. "
+            f"Peak RSS of a worker: {sc['worker_peak_rss_mb']} MB. CPU seconds count the "
             f"command and its processes, and for Dask the workers' too. Cost model rate (docs/scale.md): "
             f"{sc['mb_per_core_second']} MB per core-second of worker CPU (2 workers, {sc['cores']} cores; "
             f"1-minute load average {sc.get('load_average_1min', 'n/a')} at the end).",

@@ -26,7 +26,6 @@ from omnimessage.cli.validate import main as validate_main
 from omnimessage.text.sanitize import MAX_MESSAGE_CHARS
 from omnimessage.validate.api import validate_path
 from omnimessage.validate.reporting.report import Report
-from omnimessage.validate.sources import cluster as cl
 from omnimessage.validate.sources import distributed as dd
 from omnimessage.validate.sources.cluster import dashboard_link
 from omnimessage.validate.sources.inputs import FileUnit, Options, Unit, UnitResult, discover
@@ -429,60 +428,6 @@ def test_dask_and_jobs_are_exclusive(archive: Manifest, capsys: pytest.CaptureFi
         validate_main([archive.root, "--jobs", "2", "--dask", "local:1"])
     assert exc.value.code == 2
     assert "not allowed with" in capsys.readouterr().err
-
-
-def test_missing_extra_names_it(archive: Manifest, monkeypatch: pytest.MonkeyPatch,
-                                capsys: pytest.CaptureFixture[str]) -> None:
-    monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` raises ImportError
-    assert validate_main([archive.root, "--dask", "local:1"]) == 2
-    err = capsys.readouterr().err
-    assert "pip install 'dask[distributed]" in err and "Traceback" not in err
-
-
-@pytest.mark.parametrize("spec", ["local:0", "local:x", "no-such-scheduler-file"])
-def test_bad_dask_spec_is_a_usage_error(archive: Manifest, spec: str, capsys: pytest.CaptureFixture[str]) -> None:
-    assert validate_main([archive.root, "--dask", spec]) == 2
-    assert "--dask" in capsys.readouterr().err
-
-
-def test_connecting_in_the_background_closes_once(cluster: distributed.Client) -> None:
-    """`cluster.Connecting` (the connection made while the inputs are listed): `result()` is the connected
-    client; `close()` closes it, and again does nothing."""
-    connecting = cl.Connecting(_address(cluster), insecure=True)
-    client, close = connecting.result()
-    assert client.status == "running" and client.scheduler.address == _address(cluster)
-    close()
-    assert client.status == "closed"
-    connecting.close()  # a second time: nothing
-    with pytest.raises(cl.DaskUnavailable, match="refusing a plain tcp"):  # checked before any thread starts
-        cl.Connecting(_address(cluster))
-
-
-@pytest.mark.parametrize("stops", ["listing", "output", "report"])
-def test_a_run_that_stops_closes_its_connection(archive: Manifest, cluster: distributed.Client, tmp_path: Path,
-                                                 monkeypatch: pytest.MonkeyPatch, stops: str) -> None:
-    """However a `--dask` run stops after its connection started (an input that cannot be listed, an output
-    that cannot be opened, or a finished report), the connection is closed, once."""
-    made: list[Any] = []
-
-    class Recorded(cl.Connecting):
-        closed = 0
-
-        def __init__(self, *args: Any, **kwargs: Any) -> None:
-            super().__init__(*args, **kwargs)
-            made.append(self)
-
-        def close(self) -> None:
-            self.closed += 1
-            super().close()
-
-    monkeypatch.setattr(cl, "Connecting", Recorded)
-    target = {"listing": "nosuchprotocol://bucket/traces/", "output": archive.root, "report": archive.root}[stops]
-    out = tmp_path / ("no-such-dir/out.json" if stops == "output" else "out.json")
-    code = validate_main([target, "--dask", _address(cluster), "--dask-insecure", "--no-progress", "-o", str(out)])
-    assert code == (1 if stops == "report" else 2)
-    assert len(made) == 1 and made[0].closed >= 1
-    assert made[0]._outcome is None  # the client was closed (and dropped)
 
 
 def test_dask_local_cluster_from_the_command_line(tmp_path: Path) -> None:
