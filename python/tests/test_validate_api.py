@@ -240,3 +240,25 @@ def test_readme_python_api_example_runs(tmp_path: Path) -> None:
         script.write_text(block)
         r = subprocess.run([sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, r.stdout + r.stderr
+
+
+@pytest.mark.parametrize("profile", ["trace", "stream"])
+def test_listed_units_carry_their_size(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, profile: str) -> None:
+    """`discover` looks each file's size up once; `Unit.size` (read for the progress total, a task's work and
+    each result) then makes no system call: a session's is its files' total, a loose file's its own."""
+    day = tmp_path / "2026-01-02"
+    day.mkdir()
+    (day / "s1_001.jsonl").write_bytes(b"x" * 10)
+    (day / "s1_002.jsonl").write_bytes(b"y" * 7)
+    (day / "s2_001.jsonl").write_bytes(b"z" * 3)
+    (tmp_path / "loose.jsonl").write_bytes(b"w" * 5)
+    units, _, problems = discover([str(tmp_path)], profile)
+    assert not problems
+
+    def no_stat(*args: object, **kwargs: object) -> None:
+        raise AssertionError("Unit.size looked a size up again")
+
+    monkeypatch.setattr("os.path.getsize", no_stat)
+    monkeypatch.setattr("os.stat", no_stat)
+    sizes = sorted(u.size for u in units)
+    assert sizes == ([3, 5, 17] if profile == "trace" else [3, 5, 7, 10])
