@@ -174,8 +174,17 @@ def _corpus(name: str) -> list[bytes]:
     return [ln.rstrip(b"\n") for ln in gen(48 << 10 if name == "stream" else 192 << 10)]
 
 
+@pytest.fixture(params=["native", "python"])
+def deltas(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The fused loop with the accelerator's `deltas` (when built), then without it (the Python loop alone,
+    as in a build without a compiler)."""
+    if request.param == "python":
+        monkeypatch.setattr(fused, "DELTAS", None)
+    return str(request.param)
+
+
 @pytest.mark.parametrize("name", ["stream", "trace"])
-def test_bench_corpora_and_damaged_variants(name: str) -> None:
+def test_bench_corpora_and_damaged_variants(name: str, deltas: str) -> None:
     lines = _corpus(name)
     assert len(lines) > 50
     for _what, variant in _damaged(lines, seed=len(lines)):
@@ -183,11 +192,40 @@ def test_bench_corpora_and_damaged_variants(name: str) -> None:
             _all_ways(variant, name, midstream=midstream)
 
 
+def _state(v: Validator) -> tuple[Any, ...]:
+    """What the fused loop keeps besides findings: the counters, the main session's clock, the budget and
+    its open segments (their fragments, or their digests)."""
+    m = v.main
+    segs = [(k[0].__name__, k[1], s.line, s.size, s.parts, s.prefix, s.hashed, s.chars, s.name)
+            for k, s in (*m.segs.items(), *m.awaiting.items())]
+    return v.line, v.lines, v.file_lines, v.messages, m.ts, m.ts_line, v.budget.left, segs
+
+
+@pytest.mark.parametrize("budget", [1 << 20, 3000])
+def test_state_after_each_way(budget: int, deltas: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fused loop leaves the state the general path leaves (checked before `finish`, on a stream cut
+    anywhere), also with a budget small enough that segments keep digests."""
+    from omnimessage.validate.engine import state
+
+    monkeypatch.setattr(state, "SEGMENT_TEXT", budget)
+    lines = _corpus("stream")
+    for _what, variant in _damaged(lines, seed=3):
+        for cut in (len(variant), len(variant) // 3, len(variant) // 2 + 7):
+            part = variant[:cut]
+            fast, slow = Validator("stream"), Validator("stream")
+            got = list(fast.validate_lines([ln + b"\n" for ln in part]))  # (validate_lines finishes: state kept)
+            for n, ln in enumerate(part, 1):
+                slow.feed_raw(ln, n)
+            want = list(slow.finish())
+            assert got == want
+            assert _state(fast) == _state(slow)
+
+
 STREAMS = sorted(PRODUCERS.glob("*.stream.jsonl"))
 
 
 @pytest.mark.parametrize("path", STREAMS, ids=[p.name for p in STREAMS])
-def test_producer_streams_damaged(path: Path) -> None:
+def test_producer_streams_damaged(path: Path, deltas: str) -> None:
     lines = path.read_bytes().splitlines()
     for _what, variant in _damaged(lines, seed=7):
         _all_ways(variant, "stream")
@@ -250,7 +288,7 @@ CRAFTED: dict[str, list[bytes]] = {
 
 
 @pytest.mark.parametrize("name", sorted(CRAFTED))
-def test_crafted_streams(name: str) -> None:
+def test_crafted_streams(name: str, deltas: str) -> None:
     """What the corpora seldom hold: each case a handler must leave to the general path."""
     lines = CRAFTED[name]
     for midstream in (False, True):
@@ -258,9 +296,11 @@ def test_crafted_streams(name: str) -> None:
     assert _feed(lines, "stream", how="feed_raw") or name == "compaction"  # the general path finds something
 
 
-def test_the_fused_path_is_taken() -> None:
+@pytest.mark.parametrize("deltas", ["native", "python"])
+def test_the_fused_path_is_taken(deltas: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The comparison means something only if the fused handlers run: on a clean stream they take
-    every fragment of the main session (a forwarded one goes the general way)."""
+    every fragment of the main session (a forwarded one goes the general way), the accelerator's
+    `deltas` (when built) the deltas it can, the Python handlers the rest."""
     handled = 0
     handlers = dict(fused.FRAGMENTS)
 
@@ -272,6 +312,18 @@ def test_the_fused_path_is_taken() -> None:
             return took
         return wrapped
 
+    native = fused.DELTAS
+    taken = 0
+    if deltas == "python" or native is None:
+        monkeypatch.setattr(fused, "DELTAS", None)
+    else:
+        def counted(item: object, items: Any, v: Any, *rest: Any) -> Any:
+            nonlocal taken
+            before = v.line
+            got = native(item, items, v, *rest)
+            taken += v.line - before  # the lines it took (it writes the line number back)
+            return got
+        monkeypatch.setattr(fused, "DELTAS", counted)
     lines = _corpus("stream")
     for cls, h in handlers.items():
         fused.FRAGMENTS[cls] = counting(h)
@@ -280,7 +332,9 @@ def test_the_fused_path_is_taken() -> None:
     finally:
         fused.FRAGMENTS.update(handlers)
     parts = sum(1 for ln in lines if b'"type":"partial_' in ln and b'"origin"' not in ln)
-    assert parts > 50 and handled == parts
+    assert parts > 50 and handled + taken == parts
+    if deltas == "native" and native is not None:
+        assert taken > parts // 2
 
 
 def _timestamps() -> list[str]:

@@ -83,15 +83,27 @@ TS_NEXT: Final = _ts_native() or _ts_plain
 _TOOL_CALL_ID: Final = "tool_call_id"
 
 
+_KEYED, _TOOL_SIDE, _NAMED, _WITH_IMAGES = 1, 2, 4, 8  # the flags of a partial class (deltas.c's too)
+
+
+def _traits(cls: type) -> int:
+    """The flags of a partial payload class: its segments are per tool call (keyed by tool_call_id), it
+    streams the tool's output rather than the model's, it names a tool (OM306), it carries images (OM307)."""
+    fields = cls.__struct_fields__  # type: ignore[attr-defined]
+    return ((_KEYED if _TOOL_CALL_ID in fields else 0) | (_TOOL_SIDE if FRAGMENT_OF[cls][0] is ToolCallOutputPayload
+                                                          else 0)
+            | (_NAMED if "name" in fields else 0) | (_WITH_IMAGES if "images" in fields else 0))
+
+
 def _fragment(cls: type, field: str) -> Callable[[Session, Any, int, Budget], bool]:
     """The handler of a fragment of `cls` (a partial payload class streaming `field`): what
     `streaming.fragment` does with a start, delta or stop that no rule reports on; False (having
     changed nothing) for any other, which the general path then takes."""
-    fields = cls.__struct_fields__  # type: ignore[attr-defined]
-    keyed = _TOOL_CALL_ID in fields
-    tool_side = FRAGMENT_OF[cls][0] is ToolCallOutputPayload  # the tool's output, not the model's
-    named = "name" in fields  # OM306: one tool name a segment
-    with_images = "images" in fields  # OM307: images; the general path judges them
+    flags = _traits(cls)
+    keyed = bool(flags & _KEYED)
+    tool_side = bool(flags & _TOOL_SIDE)  # the tool's output, not the model's
+    named = bool(flags & _NAMED)  # OM306: one tool name a segment
+    with_images = bool(flags & _WITH_IMAGES)  # OM307: images; the general path judges them
 
     def fragment(s: Session, p: Any, line: int, budget: Budget) -> bool:
         if not tool_side and s.usage and not s.usage_reported:
@@ -151,6 +163,32 @@ FRAGMENTS: Final[dict[type, Callable[[Session, Any, int, Budget], bool]]] = {
 }
 """Partial payload class -> the handler of its common fragments, one per row of `FRAGMENT_OF`."""
 
+DeltasFn = Callable[[object, Iterator[object], Context, Session, Budget, tuple[Any, ...], bool, bool],
+                    "tuple[object, Any] | None"]
+DELTAS_SPEC: Final = (
+    {partial: (field, _traits(partial)) for partial, (_, field) in FRAGMENT_OF.items()}, UNSET, SEGMENT_FRAGMENTS,
+    SEGMENT_PREFIX,
+)
+"""What `DELTAS` takes a delta by: partial class -> (its fragment field, its `_traits`); and the caps."""
+
+
+def _deltas_native() -> DeltasFn | None:
+    """The accelerator's `deltas` (python/omnimessage/_native/deltas.c), when the fast path is native and
+    the build has it."""
+    if _NATIVE is None:
+        return None
+    try:
+        from omnimessage import _accel  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    found: DeltasFn | None = getattr(_accel, "deltas", None)
+    return found
+
+
+DELTAS: DeltasFn | None = _deltas_native()
+"""The common stream line in C, when built: from a line on, the deltas of open segments of the main
+session that no rule reports on, as `run` takes them (the loop alone does the same without it)."""
+
 
 def step(v: Context, raw: bytes, line: int, terminated: bool) -> None:
     """`v.feed_raw(raw, line, terminated)` (`raw` without its line feed), fused for the common line (see
@@ -178,7 +216,16 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
     dispatch = DISPATCH
     ts_next = TS_NEXT
     unset = UNSET
+    deltas = DELTAS if native is not None and not v.trace else None
+    spec = DELTAS_SPEC
     for item in items:
+        msg = None
+        if deltas is not None and v.heal is None and not v.gated:
+            # the common lines in C, from this one on; the first it leaves comes back, decoded or not
+            got = deltas(item, items, v, main, budget, spec, with_lf, stripped)
+            if got is None:
+                return False
+            item, msg = got
         if type(item) is not bytes or native is None:
             if isinstance(item, (bytes, bytearray, memoryview, str)):
                 ends = bytes(item[-1:]) == b"\n" if not isinstance(item, str) else item.endswith("\n")
@@ -201,10 +248,9 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
             continue
         else:
             raw = item
-        msg = None
-        if v.heal is None and not v.gated and not (raw and raw[-1] == 13):
+        if msg is None and v.heal is None and not v.gated and not (raw and raw[-1] == 13):
             msg = native(raw)
-        if msg is None:
+        if msg is None or msg is False:  # (False: `deltas` had it refused)
             engine.feed_raw(raw, line, True)
             if v._pending:
                 return True
