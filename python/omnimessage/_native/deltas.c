@@ -23,12 +23,12 @@
 enum {
     N_LINE, N_LINES, N_FILE_LINES, N_MESSAGES, N_TS_SECOND, N_TS, N_TS_LINE, N_OPENING, N_EXPECT, N_USAGE,
     N_USAGE_REPORTED, N_SEGS, N_CALLS, N_LEFT, N_ORIGIN, N_TIMESTAMP, N_PAYLOAD, N_EVENT_TYPE, N_IMAGES,
-    N_TOOL_CALL_ID, N_NAME, N_PARTS, N_SIZE, N_DIGEST, N_STARTED, N_COUNT
+    N_TOOL_CALL_ID, N_NAME, N_PARTS, N_SIZE, N_DIGEST, N_STARTED, N_FIELD, N_COUNT
 };
 static const char *const NAMES[N_COUNT] = {
     "line", "lines", "file_lines", "messages", "ts_second", "ts", "ts_line", "opening", "expect", "usage",
     "usage_reported", "segs", "calls", "left", "origin", "timestamp", "payload", "event_type", "images",
-    "tool_call_id", "name", "parts", "size", "digest", "started",
+    "tool_call_id", "name", "parts", "size", "digest", "started", "(fragment field)",
 };
 static PyObject *name[N_COUNT];
 
@@ -36,10 +36,56 @@ static PyObject *name[N_COUNT];
 enum { KEYED = 1, TOOL_SIDE = 2, NAMED = 4, WITH_IMAGES = 8 };
 
 int om_deltas_init(void) {
-    for (int i = 0; i < N_COUNT; i++)
+    for (int i = 0; i < N_FIELD; i++)
         if (name[i] == NULL && (name[i] = PyUnicode_InternFromString(NAMES[i])) == NULL) return -1;
     return 0;
 }
+
+/* Attribute reads without the generic lookup: for each name, the member descriptor (`__slots__`, a
+ * msgspec field) of the last few exact types read, called directly. Filled on a miss only when the
+ * type's attribute lookup is the generic one and the class attribute is a member descriptor (exactly
+ * types.MemberDescriptorType, the spec's), which then is what the generic lookup calls too; the cache
+ * holds its types and descriptors (a fixed number: WAYS a name). It assumes the classes are not
+ * changed after the fact (a slot replaced on the class), as the interpreter's own caches do not. */
+#define WAYS 4
+typedef struct {
+    PyObject *type, *descr;
+} way;
+static way cache[N_COUNT][WAYS];
+static unsigned next_way[N_COUNT];
+static PyObject *member_type; /* types.MemberDescriptorType (held) */
+static descrgetfunc member_get;
+
+static void learn(PyObject *o, int n, PyObject *attr) {
+    PyTypeObject *t = Py_TYPE(o);
+    PyObject *d;
+    if (member_get == NULL || PyType_GetSlot(t, Py_tp_getattro) != (void *)PyObject_GenericGetAttr) return;
+    if ((d = PyObject_GetAttr((PyObject *)t, attr)) == NULL) {
+        PyErr_Clear();
+        return;
+    }
+    if (Py_TYPE(d) != (PyTypeObject *)member_type) {
+        Py_DECREF(d);
+        return;
+    }
+    way *w = &cache[n][next_way[n]++ % WAYS];
+    Py_INCREF((PyObject *)t);
+    PyObject *old_type = w->type, *old_descr = w->descr;
+    w->type = (PyObject *)t;
+    w->descr = d; /* the reference moves */
+    Py_XDECREF(old_type);
+    Py_XDECREF(old_descr);
+}
+
+/* o.<attr> (name n, attr its string), as PyObject_GetAttr gives it: a new reference, or NULL. */
+static PyObject *get_attr(PyObject *o, int n, PyObject *attr) {
+    PyObject *t = (PyObject *)Py_TYPE(o), *r;
+    for (int i = 0; i < WAYS; i++)
+        if (cache[n][i].type == t) return member_get(cache[n][i].descr, o, t);
+    if ((r = PyObject_GetAttr(o, attr)) != NULL) learn(o, n, attr);
+    return r;
+}
+#define GET(o, n) get_attr((o), (n), name[n])
 
 typedef struct {
     PyObject *v, *main, *budget, *table, *unset;
@@ -71,8 +117,9 @@ static int set_ssize(PyObject *o, int n, Py_ssize_t value) {
 }
 
 /* The truth of o.<name>: 1, 0, or -1 with an exception. */
+static PyObject *get_attr(PyObject *o, int n, PyObject *attr);
 static int truth(PyObject *o, int n) {
-    PyObject *x = PyObject_GetAttr(o, name[n]);
+    PyObject *x = get_attr(o, n, name[n]);
     if (x == NULL) return -1;
     int r = PyObject_IsTrue(x);
     Py_DECREF(x);
@@ -128,12 +175,10 @@ static int delta(run_state *st, PyObject *msg) {
     long flags;
     int r = -1, t;
 
-    if ((x = PyObject_GetAttr(msg, name[N_ORIGIN])) == NULL) goto out;
+    if ((x = GET(msg, N_ORIGIN)) == NULL) goto out;
     if (x != st->unset) goto pass;
     Py_CLEAR(x);
-    if ((ts = PyObject_GetAttr(msg, name[N_TIMESTAMP])) == NULL) goto out;
-    if (!om_ts_plain(ts, st->second, st->ts)) goto pass;
-    if ((p = PyObject_GetAttr(msg, name[N_PAYLOAD])) == NULL) goto out;
+    if ((p = GET(msg, N_PAYLOAD)) == NULL) goto out;
     spec = PyDict_GetItemWithError(st->table, (PyObject *)Py_TYPE(p)); /* borrowed */
     if (spec == NULL) {
         if (PyErr_Occurred()) goto out;
@@ -145,17 +190,19 @@ static int delta(run_state *st, PyObject *msg) {
         goto out;
     }
     if ((flags = PyLong_AsLong(PyTuple_GetItem(spec, 1))) == -1 && PyErr_Occurred()) goto out;
-    if ((x = PyObject_GetAttr(p, name[N_EVENT_TYPE])) == NULL) goto out;
+    if ((x = GET(p, N_EVENT_TYPE)) == NULL) goto out;
     if (!PyUnicode_Check(x) || PyUnicode_CompareWithASCIIString(x, "delta") != 0) goto pass;
     Py_CLEAR(x);
+    if ((ts = GET(msg, N_TIMESTAMP)) == NULL) goto out;
+    if (!om_ts_plain(ts, st->second, st->ts)) goto pass;
     if (!(flags & TOOL_SIDE) && st->usage_open) goto pass; /* OM407 */
     if (flags & WITH_IMAGES) {
-        if ((x = PyObject_GetAttr(p, name[N_IMAGES])) == NULL) goto out;
+        if ((x = GET(p, N_IMAGES)) == NULL) goto out;
         if (x != st->unset) goto pass; /* OM307 */
         Py_CLEAR(x);
     }
     if (flags & KEYED) {
-        if ((tid = PyObject_GetAttr(p, name[N_TOOL_CALL_ID])) == NULL) goto out;
+        if ((tid = GET(p, N_TOOL_CALL_ID)) == NULL) goto out;
         if (!PyUnicode_CheckExact(tid)) goto pass;
     } else {
         tid = Py_None;
@@ -187,15 +234,15 @@ static int delta(run_state *st, PyObject *msg) {
         }
     }
     /* Segment.add without a flush (state.py), or Python's */
-    if ((text = PyObject_GetAttr(p, field)) == NULL) goto out;
+    if ((text = get_attr(p, N_FIELD, field)) == NULL) goto out;
     if (!PyUnicode_Check(text) || (tn = PyUnicode_GetLength(text)) < 0) goto pass;
-    if ((parts = PyObject_GetAttr(seg, name[N_PARTS])) == NULL) goto out;
+    if ((parts = GET(seg, N_PARTS)) == NULL) goto out;
     if (!PyList_CheckExact(parts)) goto pass;
     np = PyList_Size(parts);
-    if ((size_obj = PyObject_GetAttr(seg, name[N_SIZE])) == NULL) goto out;
+    if ((size_obj = GET(seg, N_SIZE)) == NULL) goto out;
     if (!PyLong_Check(size_obj)) goto pass;
     if ((size = PyLong_AsSsize_t(size_obj)) == -1 && PyErr_Occurred()) goto out;
-    if ((digest = PyObject_GetAttr(seg, name[N_DIGEST])) == NULL) goto out;
+    if ((digest = GET(seg, N_DIGEST)) == NULL) goto out;
     if (np >= st->frag_cap || size > PY_SSIZE_T_MAX - tn) goto pass;
     if (digest == Py_None ? st->left - tn < 0 : size + tn > st->prefix_cap) goto pass;
     /* taken: nothing below decides any more */
@@ -290,10 +337,21 @@ PyObject *om_deltas(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     st.main = args[3];
     st.budget = args[4];
     spec = args[5];
-    if (!PyIter_Check(items) || !PyTuple_Check(spec) || PyTuple_Size(spec) != 4
-        || !PyDict_Check(st.table = PyTuple_GetItem(spec, 0))) {
-        PyErr_SetString(PyExc_TypeError, "deltas(): an iterator and a (table, unset, fragments, prefix) spec");
+    if (!PyIter_Check(items) || !PyTuple_Check(spec) || PyTuple_Size(spec) != 5
+        || !PyDict_Check(st.table = PyTuple_GetItem(spec, 0)) || !PyType_Check(PyTuple_GetItem(spec, 4))) {
+        PyErr_SetString(PyExc_TypeError,
+                        "deltas(): an iterator and a (table, unset, fragments, prefix, member descriptor type) spec");
         return NULL;
+    }
+    if (member_type == NULL) {
+        descrgetfunc f = (descrgetfunc)PyType_GetSlot((PyTypeObject *)PyTuple_GetItem(spec, 4), Py_tp_descr_get);
+        if (f == NULL) {
+            PyErr_Clear();
+        } else {
+            member_type = PyTuple_GetItem(spec, 4);
+            Py_INCREF(member_type);
+            member_get = f;
+        }
     }
     st.unset = PyTuple_GetItem(spec, 1);
     st.frag_cap = PyLong_AsSsize_t(PyTuple_GetItem(spec, 2));

@@ -14,6 +14,7 @@ to the general path, which decides it: the findings are the reference's
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from types import MemberDescriptorType
 from typing import Any, Final, Protocol
 
 from omnimessage._generated.models import (
@@ -167,9 +168,10 @@ DeltasFn = Callable[[object, Iterator[object], Context, Session, Budget, tuple[A
                     "tuple[object, Any] | None"]
 DELTAS_SPEC: Final = (
     {partial: (field, _traits(partial)) for partial, (_, field) in FRAGMENT_OF.items()}, UNSET, SEGMENT_FRAGMENTS,
-    SEGMENT_PREFIX,
+    SEGMENT_PREFIX, MemberDescriptorType,
 )
-"""What `DELTAS` takes a delta by: partial class -> (its fragment field, its `_traits`); and the caps."""
+"""What `DELTAS` takes a delta by: partial class -> (its fragment field, its `_traits`); the caps; the type
+of the attributes it reads directly (`__slots__` and msgspec fields)."""
 
 
 def _deltas_native() -> DeltasFn | None:
