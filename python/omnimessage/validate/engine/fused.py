@@ -194,13 +194,14 @@ session that no rule reports on, as `run` takes them (the loop alone does the sa
 
 def step(v: Context, raw: bytes, line: int, terminated: bool) -> None:
     """`v.feed_raw(raw, line, terminated)` (`raw` without its line feed), fused for the common line (see
-    the module); findings go to `v.take()`."""
-    if terminated:
+    the module); findings go to `v.take()`. Without the native fast path (OMNIMESSAGE_PURE=1, a build
+    without the accelerator) the loop has nothing to fuse: the general path takes the line."""
+    if terminated and _NATIVE is not None:
         v.line = line - 1
         run(v, iter((raw,)), False, stripped=True)
     else:
         engine: Engine = v  # type: ignore[assignment]
-        engine.feed_raw(raw, line, False)
+        engine.feed_raw(raw, line, terminated)
 
 
 def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = False) -> bool:
