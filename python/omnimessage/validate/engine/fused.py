@@ -9,6 +9,13 @@ that common case (a refusal, CR LF, a heal, a gated protocol, a last line withou
 trace, an origin chain, a timestamp that is not plainly later, a fragment some rule may report on) goes
 to the general path, which decides it: the findings are the reference's
 (python/tests/test_validate_fused.py runs both over every fixture, corpus and damaged variant).
+
+With the accelerator built, `run` hands the stream's lines to its `deltas` (`DELTAS`,
+python/omnimessage/_native/deltas.c) first: it takes every delta of an open segment of the main session
+that no rule reports on and needs no flush (the counters, the clock, the fragment, the size and the
+budget, as the loop and its handler do), and gives back the first line it leaves, decoded, where the loop
+goes on. Without it the loop alone does the same (the tests run both ways and compare the state each
+leaves too). Without the native fast path at all (OMNIMESSAGE_PURE=1) `step` takes the general path.
 """
 
 from __future__ import annotations
