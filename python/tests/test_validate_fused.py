@@ -281,6 +281,15 @@ CRAFTED: dict[str, list[bytes]] = {
                     _text("start", ""), _text("delta", "late"), _text("stop", "")],
     # a tool name changed on a delta and on a stop (OM306)
     "names": [_call("start", "n", "", "a"), _call("delta", "n", "{", "b"), _call("stop", "n", "}", "c")],
+    # two tools' outputs streamed at once, their deltas interleaved (each goes to its own segment), and
+    # two texts' deltas in a row of one segment after another's
+    "interleaved": [_out("start", "A", ""), _out("start", "B", ""), _out("delta", "A", "a1"), _out("delta", "B", "b1"),
+                    _out("delta", "B", "b2"), _out("delta", "A", "a2"), _out("stop", "A", ""),
+                    _m({"type": "tool_call_output", "role": "user", "output": "a1a2", "tool_call_id": "A",
+                        "stop_reason": "completed"}),
+                    _out("stop", "B", ""),
+                    _m({"type": "tool_call_output", "role": "user", "output": "b1b2", "tool_call_id": "B",
+                        "stop_reason": "completed"})],
     # images on a start, twice on deltas, on a stop (OM307)
     "images": [_out("start", "i", "", [IMAGE]), _out("delta", "i", "o", [IMAGE]), _out("delta", "i", "p", [IMAGE]),
                _out("stop", "i", "", [IMAGE])],

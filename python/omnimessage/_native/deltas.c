@@ -55,11 +55,12 @@ static way cache[N_COUNT][WAYS];
 static unsigned next_way[N_COUNT];
 static PyObject *member_type; /* types.MemberDescriptorType (held) */
 static descrgetfunc member_get;
+static descrsetfunc member_set;
 
 static void learn(PyObject *o, int n, PyObject *attr) {
     PyTypeObject *t = Py_TYPE(o);
     PyObject *d;
-    if (member_get == NULL || PyType_GetSlot(t, Py_tp_getattro) != (void *)PyObject_GenericGetAttr) return;
+    if (member_get == NULL || member_set == NULL || PyType_GetSlot(t, Py_tp_getattro) != (void *)PyObject_GenericGetAttr) return;
     if ((d = PyObject_GetAttr((PyObject *)t, attr)) == NULL) {
         PyErr_Clear();
         return;
@@ -87,16 +88,26 @@ static PyObject *get_attr(PyObject *o, int n, PyObject *attr) {
 }
 #define GET(o, n) get_attr((o), (n), name[n])
 
+/* o.<name n> = value, as PyObject_SetAttr does it (the cached member descriptor's setter, or that). */
+static int set_attr(PyObject *o, int n, PyObject *value) {
+    PyObject *t = (PyObject *)Py_TYPE(o);
+    for (int i = 0; i < WAYS; i++)
+        if (cache[n][i].type == t) return member_set(cache[n][i].descr, o, value);
+    return PyObject_SetAttr(o, name[n], value);
+}
+
 typedef struct {
     PyObject *v, *main, *budget, *table, *unset;
     PyObject *second, *ts, *segs, *calls; /* owned */
+    PyObject *last_cls, *last_tid, *last_seg; /* owned: the segment of the last line taken, and its key */
     Py_ssize_t line, lines, file_lines, messages, ts_line, left, frag_cap, prefix_cap;
-    int usage_open, handled, left_changed;
+    int ready, usage_open, handled, left_changed; /* ready: 0 not read yet, 1 read, -1 no line for this path */
 } run_state;
 
 /* o.<name> as a Py_ssize_t: 0, or -1 with an exception (TypeError when it is not an int). */
+static PyObject *get_attr(PyObject *o, int n, PyObject *attr);
 static int get_ssize(PyObject *o, int n, Py_ssize_t *out) {
-    PyObject *x = PyObject_GetAttr(o, name[n]);
+    PyObject *x = get_attr(o, n, name[n]);
     if (x == NULL) return -1;
     if (!PyLong_Check(x)) {
         Py_DECREF(x);
@@ -108,16 +119,16 @@ static int get_ssize(PyObject *o, int n, Py_ssize_t *out) {
     return *out == -1 && PyErr_Occurred() ? -1 : 0;
 }
 
+static int set_attr(PyObject *o, int n, PyObject *value);
 static int set_ssize(PyObject *o, int n, Py_ssize_t value) {
     PyObject *x = PyLong_FromSsize_t(value);
     if (x == NULL) return -1;
-    int r = PyObject_SetAttr(o, name[n], x);
+    int r = set_attr(o, n, x);
     Py_DECREF(x);
     return r;
 }
 
 /* The truth of o.<name>: 1, 0, or -1 with an exception. */
-static PyObject *get_attr(PyObject *o, int n, PyObject *attr);
 static int truth(PyObject *o, int n) {
     PyObject *x = get_attr(o, n, name[n]);
     if (x == NULL) return -1;
@@ -134,13 +145,13 @@ static int read_state(run_state *st) {
         || get_ssize(st->v, N_FILE_LINES, &st->file_lines) < 0 || get_ssize(st->v, N_MESSAGES, &st->messages) < 0
         || get_ssize(st->main, N_TS_LINE, &st->ts_line) < 0 || get_ssize(st->budget, N_LEFT, &st->left) < 0)
         return -1;
-    if ((st->second = PyObject_GetAttr(st->v, name[N_TS_SECOND])) == NULL) return -1;
-    if ((st->ts = PyObject_GetAttr(st->main, name[N_TS])) == NULL) return -1;
-    if ((st->segs = PyObject_GetAttr(st->main, name[N_SEGS])) == NULL) return -1;
-    if ((st->calls = PyObject_GetAttr(st->main, name[N_CALLS])) == NULL) return -1;
+    if ((st->second = GET(st->v, N_TS_SECOND)) == NULL) return -1;
+    if ((st->ts = GET(st->main, N_TS)) == NULL) return -1;
+    if ((st->segs = GET(st->main, N_SEGS)) == NULL) return -1;
+    if ((st->calls = GET(st->main, N_CALLS)) == NULL) return -1;
     if (!PyDict_CheckExact(st->segs) || !PyDict_CheckExact(st->calls)) return 0;
     if ((t = truth(st->main, N_OPENING)) != 0) return t < 0 ? -1 : 0;
-    PyObject *expect = PyObject_GetAttr(st->main, name[N_EXPECT]);
+    PyObject *expect = GET(st->main, N_EXPECT);
     if (expect == NULL) return -1;
     Py_DECREF(expect);
     if (expect != Py_None) return 0;
@@ -153,12 +164,20 @@ static int read_state(run_state *st) {
     return 1;
 }
 
+/* *slot = value (a reference that moves), the old one released after. */
+#define Py_XSETREF_(slot, value)                                                                              \
+    do {                                                                                                       \
+        PyObject *old_ = (slot);                                                                               \
+        (slot) = (value);                                                                                      \
+        Py_XDECREF(old_);                                                                                      \
+    } while (0)
+
 /* The lines taken, written back: the counters, the session's last timestamp, the budget. */
 static int write_back(run_state *st) {
     if (!st->handled) return 0;
     if (set_ssize(st->v, N_LINE, st->line) < 0 || set_ssize(st->v, N_LINES, st->lines) < 0
         || set_ssize(st->v, N_FILE_LINES, st->file_lines) < 0 || set_ssize(st->v, N_MESSAGES, st->messages) < 0
-        || PyObject_SetAttr(st->main, name[N_TS], st->ts) < 0 || set_ssize(st->main, N_TS_LINE, st->ts_line) < 0)
+        || set_attr(st->main, N_TS, st->ts) < 0 || set_ssize(st->main, N_TS_LINE, st->ts_line) < 0)
         return -1;
     if (st->left_changed && set_ssize(st->budget, N_LEFT, st->left) < 0) return -1;
     st->handled = 0;
@@ -193,6 +212,12 @@ static int delta(run_state *st, PyObject *msg) {
     if ((x = GET(p, N_EVENT_TYPE)) == NULL) goto out;
     if (!PyUnicode_Check(x) || PyUnicode_CompareWithASCIIString(x, "delta") != 0) goto pass;
     Py_CLEAR(x);
+    if (st->ready == 0) /* read at the first delta: the state as it was when deltas() was called */
+        st->ready = read_state(st) ? 1 : -1;
+    if (st->ready < 0) {
+        if (PyErr_Occurred()) goto out;
+        goto pass;
+    }
     if ((ts = GET(msg, N_TIMESTAMP)) == NULL) goto out;
     if (!om_ts_plain(ts, st->second, st->ts)) goto pass;
     if (!(flags & TOOL_SIDE) && st->usage_open) goto pass; /* OM407 */
@@ -208,10 +233,15 @@ static int delta(run_state *st, PyObject *msg) {
         tid = Py_None;
         Py_INCREF(tid);
     }
-    if ((key = PyTuple_Pack(2, (PyObject *)Py_TYPE(p), tid)) == NULL) goto out;
-    if ((seg = PyDict_GetItemWithError(st->segs, key)) == NULL) {
-        if (PyErr_Occurred()) goto out;
-        goto pass; /* OM301, or a segment not tracked */
+    if (st->last_seg != NULL && st->last_cls == (PyObject *)Py_TYPE(p)
+        && (tid == st->last_tid || (tid != Py_None && st->last_tid != Py_None && PyUnicode_Compare(tid, st->last_tid) == 0))) {
+        seg = st->last_seg; /* the same key as the last line taken: segs has not changed since */
+    } else {
+        if ((key = PyTuple_Pack(2, (PyObject *)Py_TYPE(p), tid)) == NULL) goto out;
+        if ((seg = PyDict_GetItemWithError(st->segs, key)) == NULL) {
+            if (PyErr_Occurred()) goto out;
+            goto pass; /* OM301, or a segment not tracked */
+        }
     }
     Py_INCREF(seg);
     if (flags & NAMED) { /* a name on a delta: OM306 may apply, Python decides */
@@ -248,7 +278,15 @@ static int delta(run_state *st, PyObject *msg) {
     /* taken: nothing below decides any more */
     Py_CLEAR(size_obj);
     if ((size_obj = PyLong_FromSsize_t(size + tn)) == NULL) goto out;
-    if (PyList_Append(parts, text) < 0 || PyObject_SetAttr(seg, name[N_SIZE], size_obj) < 0) goto out;
+    if (PyList_Append(parts, text) < 0 || set_attr(seg, N_SIZE, size_obj) < 0) goto out;
+    if (seg != st->last_seg) {
+        Py_INCREF(seg);
+        Py_XSETREF_(st->last_seg, seg);
+        Py_INCREF((PyObject *)Py_TYPE(p));
+        Py_XSETREF_(st->last_cls, (PyObject *)Py_TYPE(p));
+        Py_INCREF(tid);
+        Py_XSETREF_(st->last_tid, tid);
+    }
     if (digest == Py_None) {
         st->left -= tn;
         st->left_changed = 1;
@@ -325,7 +363,7 @@ python:
 PyObject *om_deltas(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     run_state st = {0};
     PyObject *item, *items, *spec, *msg = NULL, *result = NULL;
-    int with_lf, stripped, ready, r;
+    int with_lf, stripped, r;
     (void)self;
     if (nargs != 8) {
         PyErr_SetString(PyExc_TypeError, "deltas() takes 8 arguments");
@@ -344,13 +382,16 @@ PyObject *om_deltas(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
         return NULL;
     }
     if (member_type == NULL) {
-        descrgetfunc f = (descrgetfunc)PyType_GetSlot((PyTypeObject *)PyTuple_GetItem(spec, 4), Py_tp_descr_get);
-        if (f == NULL) {
+        PyTypeObject *m = (PyTypeObject *)PyTuple_GetItem(spec, 4);
+        descrgetfunc f = (descrgetfunc)PyType_GetSlot(m, Py_tp_descr_get);
+        descrsetfunc g = (descrsetfunc)PyType_GetSlot(m, Py_tp_descr_set);
+        if (f == NULL || g == NULL) {
             PyErr_Clear();
         } else {
-            member_type = PyTuple_GetItem(spec, 4);
+            member_type = (PyObject *)m;
             Py_INCREF(member_type);
             member_get = f;
+            member_set = g;
         }
     }
     st.unset = PyTuple_GetItem(spec, 1);
@@ -358,13 +399,7 @@ PyObject *om_deltas(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
     st.prefix_cap = PyLong_AsSsize_t(PyTuple_GetItem(spec, 3));
     if (PyErr_Occurred() || (with_lf = PyObject_IsTrue(args[6])) < 0 || (stripped = PyObject_IsTrue(args[7])) < 0)
         return NULL;
-    if ((ready = read_state(&st)) < 0) goto done;
     Py_INCREF(item);
-    if (ready == 0) { /* no line for this path now: Python takes this one */
-        msg = Py_None;
-        Py_INCREF(msg);
-        goto give;
-    }
     for (;;) {
         if ((r = one(&st, item, with_lf, stripped, &msg)) < 0) {
             Py_DECREF(item);
@@ -397,5 +432,8 @@ done:
     Py_XDECREF(st.ts);
     Py_XDECREF(st.segs);
     Py_XDECREF(st.calls);
+    Py_XDECREF(st.last_cls);
+    Py_XDECREF(st.last_tid);
+    Py_XDECREF(st.last_seg);
     return result;
 }
