@@ -381,3 +381,35 @@ def test_the_native_timestamp_check_is_the_plain_one() -> None:
                     assert got == want, (ts, second, prev)
                 n += got
     assert n > 10  # the True side is exercised too
+
+
+def test_deltas_checks_what_it_is_given() -> None:
+    """The accelerator's `deltas` raises on arguments it does not know (never assumes them), gives back a
+    line it does not take with what it knows of it, and takes a delta of an open segment."""
+    from omnimessage._generated.models import PartialTextPayload
+
+    native = fused.DELTAS
+    if native is None:
+        pytest.skip("the accelerator's deltas is not built")
+    v = Validator("stream")
+    spec = fused.DELTAS_SPEC
+    start, delta = _text("start", "a"), _text("delta", "b")
+    with pytest.raises(TypeError):
+        native(delta)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        native(delta, [delta], v, v.main, v.budget, spec, False, True)  # type: ignore[arg-type]  # not an iterator
+    with pytest.raises(TypeError):
+        native(delta, iter(()), v, v.main, v.budget, spec[:4], False, True)
+    with pytest.raises(TypeError):
+        native(delta, iter(()), v, v.main, v.budget, ({PartialTextPayload: "text"}, *spec[1:]), False, True)
+    with pytest.raises(AttributeError):
+        native(delta, iter(()), object(), v.main, v.budget, spec, False, True)  # type: ignore[arg-type]
+    assert native(12, iter(()), v, v.main, v.budget, spec, False, True) == (12, None)
+    assert native(b"{", iter(()), v, v.main, v.budget, spec, False, True) == (b"{", False)
+    assert native(delta + b"\r", iter(()), v, v.main, v.budget, spec, False, True) == (delta + b"\r", None)
+    got = native(start, iter(()), v, v.main, v.budget, spec, False, True)
+    assert got is not None and got[0] == start and type(got[1].payload) is PartialTextPayload
+    assert v.line == 0  # given back: nothing done
+    v.feed(start)
+    assert native(delta + b"\n", iter((delta + b"\n", b"[]\n")), v, v.main, v.budget, spec, True, False) == (b"[]\n", False)
+    assert v.line == 3 and v.messages == 3 and next(iter(v.main.segs.values())).parts == ["a", "b", "b"]

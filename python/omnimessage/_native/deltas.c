@@ -212,12 +212,11 @@ static int delta(run_state *st, PyObject *msg) {
     if ((x = GET(p, N_EVENT_TYPE)) == NULL) goto out;
     if (!PyUnicode_Check(x) || PyUnicode_CompareWithASCIIString(x, "delta") != 0) goto pass;
     Py_CLEAR(x);
-    if (st->ready == 0) /* read at the first delta: the state as it was when deltas() was called */
-        st->ready = read_state(st) ? 1 : -1;
-    if (st->ready < 0) {
-        if (PyErr_Occurred()) goto out;
-        goto pass;
+    if (st->ready == 0) { /* read at the first delta: the state as it was when deltas() was called */
+        if ((t = read_state(st)) < 0) goto out;
+        st->ready = t ? 1 : -1;
     }
+    if (st->ready < 0) goto pass;
     if ((ts = GET(msg, N_TIMESTAMP)) == NULL) goto out;
     if (!om_ts_plain(ts, st->second, st->ts)) goto pass;
     if (!(flags & TOOL_SIDE) && st->usage_open) goto pass; /* OM407 */

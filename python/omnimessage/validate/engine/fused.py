@@ -191,7 +191,7 @@ def _deltas_native() -> DeltasFn | None:
     except ImportError:
         return None
     found: DeltasFn | None = getattr(_accel, "deltas", None)
-    return found
+    return found if _NATIVE is getattr(_accel, "decode", None) else None  # (it decodes as that does)
 
 
 DELTAS: DeltasFn | None = _deltas_native()
