@@ -15,7 +15,9 @@ python/omnimessage/_native/deltas.c) first: it takes every delta of an open segm
 that no rule reports on and needs no flush (the counters, the clock, the fragment, the size and the
 budget, as the loop and its handler do), and gives back the first line it leaves, decoded, where the loop
 goes on. Without it the loop alone does the same (the tests run both ways and compare the state each
-leaves too). Without the native fast path at all (OMNIMESSAGE_PURE=1) `step` takes the general path.
+leaves too). While it runs, the validator's counters, clock and budget are written back only when it
+returns: an iterator of lines that reads them (a generator watching `v.lines`) sees them as they were
+when it was called. Without the native fast path at all (OMNIMESSAGE_PURE=1) `step` takes the general path.
 """
 
 from __future__ import annotations
