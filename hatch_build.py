@@ -23,7 +23,7 @@ from typing import Any
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
 NATIVE = Path("python/omnimessage/_native")
-SOURCES = ["verify.c", "module.c"]
+SOURCES = ["verify.c", "deltas.c", "module.c"]
 
 
 def _build(root: Path, work: Path) -> Path:

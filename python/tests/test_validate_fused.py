@@ -174,8 +174,17 @@ def _corpus(name: str) -> list[bytes]:
     return [ln.rstrip(b"\n") for ln in gen(48 << 10 if name == "stream" else 192 << 10)]
 
 
+@pytest.fixture(params=["native", "python"])
+def deltas(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The fused loop with the accelerator's `deltas` (when built), then without it (the Python loop alone,
+    as in a build without a compiler)."""
+    if request.param == "python":
+        monkeypatch.setattr(fused, "DELTAS", None)
+    return str(request.param)
+
+
 @pytest.mark.parametrize("name", ["stream", "trace"])
-def test_bench_corpora_and_damaged_variants(name: str) -> None:
+def test_bench_corpora_and_damaged_variants(name: str, deltas: str) -> None:
     lines = _corpus(name)
     assert len(lines) > 50
     for _what, variant in _damaged(lines, seed=len(lines)):
@@ -183,11 +192,40 @@ def test_bench_corpora_and_damaged_variants(name: str) -> None:
             _all_ways(variant, name, midstream=midstream)
 
 
+def _state(v: Validator) -> tuple[Any, ...]:
+    """What the fused loop keeps besides findings: the counters, the main session's clock, the budget and
+    its open segments (their fragments, or their digests)."""
+    m = v.main
+    segs = [(k[0].__name__, k[1], s.line, s.size, s.parts, s.prefix, s.hashed, s.chars, s.name)
+            for k, s in (*m.segs.items(), *m.awaiting.items())]
+    return v.line, v.lines, v.file_lines, v.messages, m.ts, m.ts_line, v.budget.left, segs
+
+
+@pytest.mark.parametrize("budget", [1 << 20, 3000])
+def test_state_after_each_way(budget: int, deltas: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fused loop leaves the state the general path leaves (checked before `finish`, on a stream cut
+    anywhere), also with a budget small enough that segments keep digests."""
+    from omnimessage.validate.engine import state
+
+    monkeypatch.setattr(state, "SEGMENT_TEXT", budget)
+    lines = _corpus("stream")
+    for _what, variant in _damaged(lines, seed=3):
+        for cut in (len(variant), len(variant) // 3, len(variant) // 2 + 7):
+            part = variant[:cut]
+            fast, slow = Validator("stream"), Validator("stream")
+            got = list(fast.validate_lines([ln + b"\n" for ln in part]))  # (validate_lines finishes: state kept)
+            for n, ln in enumerate(part, 1):
+                slow.feed_raw(ln, n)
+            want = list(slow.finish())
+            assert got == want
+            assert _state(fast) == _state(slow)
+
+
 STREAMS = sorted(PRODUCERS.glob("*.stream.jsonl"))
 
 
 @pytest.mark.parametrize("path", STREAMS, ids=[p.name for p in STREAMS])
-def test_producer_streams_damaged(path: Path) -> None:
+def test_producer_streams_damaged(path: Path, deltas: str) -> None:
     lines = path.read_bytes().splitlines()
     for _what, variant in _damaged(lines, seed=7):
         _all_ways(variant, "stream")
@@ -243,6 +281,15 @@ CRAFTED: dict[str, list[bytes]] = {
                     _text("start", ""), _text("delta", "late"), _text("stop", "")],
     # a tool name changed on a delta and on a stop (OM306)
     "names": [_call("start", "n", "", "a"), _call("delta", "n", "{", "b"), _call("stop", "n", "}", "c")],
+    # two tools' outputs streamed at once, their deltas interleaved (each goes to its own segment), and
+    # two texts' deltas in a row of one segment after another's
+    "interleaved": [_out("start", "A", ""), _out("start", "B", ""), _out("delta", "A", "a1"), _out("delta", "B", "b1"),
+                    _out("delta", "B", "b2"), _out("delta", "A", "a2"), _out("stop", "A", ""),
+                    _m({"type": "tool_call_output", "role": "user", "output": "a1a2", "tool_call_id": "A",
+                        "stop_reason": "completed"}),
+                    _out("stop", "B", ""),
+                    _m({"type": "tool_call_output", "role": "user", "output": "b1b2", "tool_call_id": "B",
+                        "stop_reason": "completed"})],
     # images on a start, twice on deltas, on a stop (OM307)
     "images": [_out("start", "i", "", [IMAGE]), _out("delta", "i", "o", [IMAGE]), _out("delta", "i", "p", [IMAGE]),
                _out("stop", "i", "", [IMAGE])],
@@ -250,7 +297,7 @@ CRAFTED: dict[str, list[bytes]] = {
 
 
 @pytest.mark.parametrize("name", sorted(CRAFTED))
-def test_crafted_streams(name: str) -> None:
+def test_crafted_streams(name: str, deltas: str) -> None:
     """What the corpora seldom hold: each case a handler must leave to the general path."""
     lines = CRAFTED[name]
     for midstream in (False, True):
@@ -258,9 +305,14 @@ def test_crafted_streams(name: str) -> None:
     assert _feed(lines, "stream", how="feed_raw") or name == "compaction"  # the general path finds something
 
 
-def test_the_fused_path_is_taken() -> None:
+@pytest.mark.parametrize("deltas", ["native", "python"])
+def test_the_fused_path_is_taken(deltas: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The comparison means something only if the fused handlers run: on a clean stream they take
-    every fragment of the main session (a forwarded one goes the general way)."""
+    every fragment of the main session (a forwarded one goes the general way), the accelerator's
+    `deltas` (when built) the deltas it can, the Python handlers the rest. (Without the native fast path,
+    OMNIMESSAGE_PURE=1, nothing is fused: every line takes the general path.)"""
+    if fused._NATIVE is None:
+        pytest.skip("no native fast path: the general path takes every line")
     handled = 0
     handlers = dict(fused.FRAGMENTS)
 
@@ -272,6 +324,18 @@ def test_the_fused_path_is_taken() -> None:
             return took
         return wrapped
 
+    native = fused.DELTAS
+    taken = 0
+    if deltas == "python" or native is None:
+        monkeypatch.setattr(fused, "DELTAS", None)
+    else:
+        def counted(item: object, items: Any, v: Any, *rest: Any) -> Any:
+            nonlocal taken
+            before = v.line
+            got = native(item, items, v, *rest)
+            taken += v.line - before  # the lines it took (it writes the line number back)
+            return got
+        monkeypatch.setattr(fused, "DELTAS", counted)
     lines = _corpus("stream")
     for cls, h in handlers.items():
         fused.FRAGMENTS[cls] = counting(h)
@@ -280,7 +344,9 @@ def test_the_fused_path_is_taken() -> None:
     finally:
         fused.FRAGMENTS.update(handlers)
     parts = sum(1 for ln in lines if b'"type":"partial_' in ln and b'"origin"' not in ln)
-    assert parts > 50 and handled == parts
+    assert parts > 50 and handled + taken == parts
+    if deltas == "native" and native is not None:
+        assert taken > parts // 2
 
 
 def _timestamps() -> list[str]:
@@ -315,3 +381,35 @@ def test_the_native_timestamp_check_is_the_plain_one() -> None:
                     assert got == want, (ts, second, prev)
                 n += got
     assert n > 10  # the True side is exercised too
+
+
+def test_deltas_checks_what_it_is_given() -> None:
+    """The accelerator's `deltas` raises on arguments it does not know (never assumes them), gives back a
+    line it does not take with what it knows of it, and takes a delta of an open segment."""
+    from omnimessage._generated.models import PartialTextPayload
+
+    native = fused.DELTAS
+    if native is None:
+        pytest.skip("the accelerator's deltas is not built")
+    v = Validator("stream")
+    spec = fused.DELTAS_SPEC
+    start, delta = _text("start", "a"), _text("delta", "b")
+    with pytest.raises(TypeError):
+        native(delta)  # type: ignore[call-arg]
+    with pytest.raises(TypeError):
+        native(delta, [delta], v, v.main, v.budget, spec, False, True)  # type: ignore[arg-type]  # not an iterator
+    with pytest.raises(TypeError):
+        native(delta, iter(()), v, v.main, v.budget, spec[:4], False, True)
+    with pytest.raises(TypeError):
+        native(delta, iter(()), v, v.main, v.budget, ({PartialTextPayload: "text"}, *spec[1:]), False, True)
+    with pytest.raises(AttributeError):
+        native(delta, iter(()), object(), v.main, v.budget, spec, False, True)  # type: ignore[arg-type]
+    assert native(12, iter(()), v, v.main, v.budget, spec, False, True) == (12, None)
+    assert native(b"{", iter(()), v, v.main, v.budget, spec, False, True) == (b"{", False)
+    assert native(delta + b"\r", iter(()), v, v.main, v.budget, spec, False, True) == (delta + b"\r", None)
+    got = native(start, iter(()), v, v.main, v.budget, spec, False, True)
+    assert got is not None and got[0] == start and type(got[1].payload) is PartialTextPayload
+    assert v.line == 0  # given back: nothing done
+    v.feed(start)
+    assert native(delta + b"\n", iter((delta + b"\n", b"[]\n")), v, v.main, v.budget, spec, True, False) == (b"[]\n", False)
+    assert v.line == 3 and v.messages == 3 and next(iter(v.main.segs.values())).parts == ["a", "b", "b"]

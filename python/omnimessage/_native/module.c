@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "deltas.h"
 #include "verify.h"
 
 static PyObject *canonical(PyObject *self, PyObject *arg) {
@@ -88,6 +89,8 @@ static int bound(void) {
     return 0;
 }
 
+PyObject *om_attempt(PyObject *raw) { return bound() ? attempt(raw) : NULL; }
+
 /* The fast path in one call (attempt()), for the codec's tables and the validator. */
 static PyObject *decode(PyObject *self, PyObject *arg) {
     (void)self;
@@ -165,32 +168,34 @@ static int ascii_utf8(PyObject *o, const char **buf, Py_ssize_t *n) {
         PyErr_Clear(); /* a lone surrogate: not for the fast path */
         return 0;
     }
-    for (Py_ssize_t i = 0; i < *n; i++)
-        if ((unsigned char)(*buf)[i] >= 0x80) return 0;
-    return 1;
+    return PyUnicode_GetLength(o) == *n; /* as many bytes of UTF-8 as characters: all ASCII */
+}
+
+int om_ts_plain(PyObject *tso, PyObject *secondo, PyObject *prevo) {
+    const char *ts, *second, *prev;
+    Py_ssize_t n, m, k, i;
+    if (!ascii_utf8(tso, &ts, &n) || !ascii_utf8(secondo, &second, &m) || m != 19 || n < 20 || n > 24
+        || memcmp(ts, second, 19) != 0)
+        return 0;
+    if (n == 20) {
+        if (ts[19] != 'Z') return 0;
+    } else {
+        if (n < 22 || ts[19] != '.' || ts[n - 1] != 'Z') return 0;
+        for (i = 20; i < n - 1; i++)
+            if (ts[i] < '0' || ts[i] > '9') return 0;
+    }
+    if (prevo == Py_None) return 1;
+    if (n != 24 || !ascii_utf8(prevo, &prev, &k) || k != 24) return 0;
+    return memcmp(ts, prev, 24) >= 0;
 }
 
 static PyObject *ts_next(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    const char *ts, *second, *prev;
-    Py_ssize_t n, m, k, i;
     (void)self;
     if (nargs != 3) {
         PyErr_SetString(PyExc_TypeError, "ts_next() takes 3 arguments");
         return NULL;
     }
-    if (!ascii_utf8(args[0], &ts, &n) || !ascii_utf8(args[1], &second, &m) || m != 19 || n < 20 || n > 24
-        || memcmp(ts, second, 19) != 0)
-        Py_RETURN_FALSE;
-    if (n == 20) {
-        if (ts[19] != 'Z') Py_RETURN_FALSE;
-    } else {
-        if (n < 22 || ts[19] != '.' || ts[n - 1] != 'Z') Py_RETURN_FALSE;
-        for (i = 20; i < n - 1; i++)
-            if (ts[i] < '0' || ts[i] > '9') Py_RETURN_FALSE;
-    }
-    if (args[2] == Py_None) Py_RETURN_TRUE;
-    if (n != 24 || !ascii_utf8(args[2], &prev, &k) || k != 24) Py_RETURN_FALSE;
-    if (memcmp(ts, prev, 24) >= 0) Py_RETURN_TRUE;
+    if (om_ts_plain(args[0], args[1], args[2])) Py_RETURN_TRUE;
     Py_RETURN_FALSE;
 }
 
@@ -211,6 +216,11 @@ static PyMethodDef methods[] = {
      "ts_next(ts: str, second: str, prev: str | None) -> bool\n--\n\n"
      "The validator's timestamp fast path: ts[:19] == second, ts[19:] is Z or . and 1 to 3 digits and Z,\n"
      "and prev is None or both are 24 characters and ts >= prev; False when not proven."},
+    {"deltas", (PyCFunction)(void (*)(void))om_deltas, METH_FASTCALL,
+     "deltas(item, items, v, main, budget, spec, with_lf, stripped) -> (item, msg) | None\n--\n\n"
+     "The validator's common stream line, a delta of an open segment, taken in C from item on while the\n"
+     "lines are such (deltas.c); the first line it leaves to Python with its message, False (refused) or\n"
+     "None (not tried); None when the lines are exhausted."},
     {"canonical", canonical, METH_O,
      "canonical(line: bytes) -> bool\n--\n\n"
      "True when the line (one trailing line feed allowed), which msgspec has decoded into the\n"
@@ -227,6 +237,10 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit__accel(void) {
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
+    if (om_deltas_init() < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
     if (PyModule_AddStringConstant(m, "TABLE_ID", omv_table_id) < 0) {
         Py_DECREF(m);
         return NULL;

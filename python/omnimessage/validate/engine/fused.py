@@ -9,11 +9,21 @@ that common case (a refusal, CR LF, a heal, a gated protocol, a last line withou
 trace, an origin chain, a timestamp that is not plainly later, a fragment some rule may report on) goes
 to the general path, which decides it: the findings are the reference's
 (python/tests/test_validate_fused.py runs both over every fixture, corpus and damaged variant).
+
+With the accelerator built, `run` hands the stream's lines to its `deltas` (`DELTAS`,
+python/omnimessage/_native/deltas.c) first: it takes every delta of an open segment of the main session
+that no rule reports on and needs no flush (the counters, the clock, the fragment, the size and the
+budget, as the loop and its handler do), and gives back the first line it leaves, decoded, where the loop
+goes on. Without it the loop alone does the same (the tests run both ways and compare the state each
+leaves too). While it runs, the validator's counters, clock and budget are written back only when it
+returns: an iterator of lines that reads them (a generator watching `v.lines`) sees them as they were
+when it was called. Without the native fast path at all (OMNIMESSAGE_PURE=1) `step` takes the general path.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from types import MemberDescriptorType
 from typing import Any, Final, Protocol
 
 from omnimessage._generated.models import (
@@ -83,15 +93,27 @@ TS_NEXT: Final = _ts_native() or _ts_plain
 _TOOL_CALL_ID: Final = "tool_call_id"
 
 
+_KEYED, _TOOL_SIDE, _NAMED, _WITH_IMAGES = 1, 2, 4, 8  # the flags of a partial class (deltas.c's too)
+
+
+def _traits(cls: type) -> int:
+    """The flags of a partial payload class: its segments are per tool call (keyed by tool_call_id), it
+    streams the tool's output rather than the model's, it names a tool (OM306), it carries images (OM307)."""
+    fields = cls.__struct_fields__  # type: ignore[attr-defined]
+    return ((_KEYED if _TOOL_CALL_ID in fields else 0) | (_TOOL_SIDE if FRAGMENT_OF[cls][0] is ToolCallOutputPayload
+                                                          else 0)
+            | (_NAMED if "name" in fields else 0) | (_WITH_IMAGES if "images" in fields else 0))
+
+
 def _fragment(cls: type, field: str) -> Callable[[Session, Any, int, Budget], bool]:
     """The handler of a fragment of `cls` (a partial payload class streaming `field`): what
     `streaming.fragment` does with a start, delta or stop that no rule reports on; False (having
     changed nothing) for any other, which the general path then takes."""
-    fields = cls.__struct_fields__  # type: ignore[attr-defined]
-    keyed = _TOOL_CALL_ID in fields
-    tool_side = FRAGMENT_OF[cls][0] is ToolCallOutputPayload  # the tool's output, not the model's
-    named = "name" in fields  # OM306: one tool name a segment
-    with_images = "images" in fields  # OM307: images; the general path judges them
+    flags = _traits(cls)
+    keyed = bool(flags & _KEYED)
+    tool_side = bool(flags & _TOOL_SIDE)  # the tool's output, not the model's
+    named = bool(flags & _NAMED)  # OM306: one tool name a segment
+    with_images = bool(flags & _WITH_IMAGES)  # OM307: images; the general path judges them
 
     def fragment(s: Session, p: Any, line: int, budget: Budget) -> bool:
         if not tool_side and s.usage and not s.usage_reported:
@@ -151,16 +173,44 @@ FRAGMENTS: Final[dict[type, Callable[[Session, Any, int, Budget], bool]]] = {
 }
 """Partial payload class -> the handler of its common fragments, one per row of `FRAGMENT_OF`."""
 
+DeltasFn = Callable[[object, Iterator[object], Context, Session, Budget, tuple[Any, ...], bool, bool],
+                    "tuple[object, Any] | None"]
+DELTAS_SPEC: Final = (
+    {partial: (field, _traits(partial)) for partial, (_, field) in FRAGMENT_OF.items()}, UNSET, SEGMENT_FRAGMENTS,
+    SEGMENT_PREFIX, MemberDescriptorType,
+)
+"""What `DELTAS` takes a delta by: partial class -> (its fragment field, its `_traits`); the caps; the type
+of the attributes it reads directly (`__slots__` and msgspec fields)."""
+
+
+def _deltas_native() -> DeltasFn | None:
+    """The accelerator's `deltas` (python/omnimessage/_native/deltas.c), when the fast path is native and
+    the build has it."""
+    if _NATIVE is None:
+        return None
+    try:
+        from omnimessage import _accel  # type: ignore[attr-defined]
+    except ImportError:
+        return None
+    found: DeltasFn | None = getattr(_accel, "deltas", None)
+    return found if _NATIVE is getattr(_accel, "decode", None) else None  # (it decodes as that does)
+
+
+DELTAS: DeltasFn | None = _deltas_native()
+"""The common stream line in C, when built: from a line on, the deltas of open segments of the main
+session that no rule reports on, as `run` takes them (the loop alone does the same without it)."""
+
 
 def step(v: Context, raw: bytes, line: int, terminated: bool) -> None:
     """`v.feed_raw(raw, line, terminated)` (`raw` without its line feed), fused for the common line (see
-    the module); findings go to `v.take()`."""
-    if terminated:
+    the module); findings go to `v.take()`. Without the native fast path (OMNIMESSAGE_PURE=1, a build
+    without the accelerator) the loop has nothing to fuse: the general path takes the line."""
+    if terminated and _NATIVE is not None:
         v.line = line - 1
         run(v, iter((raw,)), False, stripped=True)
     else:
         engine: Engine = v  # type: ignore[assignment]
-        engine.feed_raw(raw, line, False)
+        engine.feed_raw(raw, line, terminated)
 
 
 def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = False) -> bool:
@@ -178,7 +228,16 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
     dispatch = DISPATCH
     ts_next = TS_NEXT
     unset = UNSET
+    deltas = DELTAS if native is not None and not v.trace else None
+    spec = DELTAS_SPEC
     for item in items:
+        msg = None
+        if deltas is not None and v.heal is None and not v.gated:
+            # the common lines in C, from this one on; the first it leaves comes back, decoded or not
+            got = deltas(item, items, v, main, budget, spec, with_lf, stripped)
+            if got is None:
+                return False
+            item, msg = got
         if type(item) is not bytes or native is None:
             if isinstance(item, (bytes, bytearray, memoryview, str)):
                 ends = bytes(item[-1:]) == b"\n" if not isinstance(item, str) else item.endswith("\n")
@@ -201,10 +260,9 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
             continue
         else:
             raw = item
-        msg = None
-        if v.heal is None and not v.gated and not (raw and raw[-1] == 13):
+        if msg is None and v.heal is None and not v.gated and not (raw and raw[-1] == 13):
             msg = native(raw)
-        if msg is None:
+        if msg is None or msg is False:  # (False: `deltas` had it refused)
             engine.feed_raw(raw, line, True)
             if v._pending:
                 return True
