@@ -289,7 +289,7 @@ def _timestamps() -> list[str]:
              ".685Z ", "Z\n", ".99Z", ".000Z", ".999Z"]
     out = [base + t for t in tails]
     out += ["2026-07-18T03:10:23.000Z", "2026-07-18T03:10:21.999Z", "2026-07-18T03:10:2é.685Z", "", "x" * 24,
-            "2026-07-18T03:10:22.685Z\ud800"[:24], base]
+            "2026-07-18T03:10:22.685Z\ud800"[:24], base, "2026-07-18T03:10:é.5Z"]
     return out
 
 
@@ -301,10 +301,12 @@ def test_the_native_timestamp_check_is_the_plain_one() -> None:
     if _accel_select.ACTIVE:
         assert fused.TS_NEXT is not fused._ts_plain  # the native one is what the loop takes
     stamps = _timestamps()
-    seconds = ["2026-07-18T03:10:22", "2026-07-18T03:10:2", "", "2026-07-18T03:10:22Z", "2026-07-18T03:10:2é"]
+    # (non-ASCII of as many UTF-8 bytes as the ASCII it stands beside: 19 for a second, 24 for a stamp)
+    seconds = ["2026-07-18T03:10:22", "2026-07-18T03:10:2", "", "2026-07-18T03:10:22Z", "2026-07-18T03:10:2é",
+               "2026-07-18T03:10:é"]
     prevs: list[str | None] = [None, "2026-07-18T03:10:22.500Z", "2026-07-18T03:10:22.685Z",
                                "2026-07-18T03:10:22.900Z", "2026-07-18T03:10:22Z", "2026-07-18T03:10:22.68éZ",
-                               "2026-07-18T03:10:22.5Z"]
+                               "2026-07-18T03:10:22.5Z", "2026-07-18T03:10:22.6éZ"]
     n = 0
     for ts in stamps:
         for second in seconds:

@@ -165,9 +165,7 @@ static int ascii_utf8(PyObject *o, const char **buf, Py_ssize_t *n) {
         PyErr_Clear(); /* a lone surrogate: not for the fast path */
         return 0;
     }
-    for (Py_ssize_t i = 0; i < *n; i++)
-        if ((unsigned char)(*buf)[i] >= 0x80) return 0;
-    return 1;
+    return PyUnicode_GetLength(o) == *n; /* as many UTF-8 bytes as characters: ASCII */
 }
 
 static PyObject *ts_next(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
