@@ -261,6 +261,8 @@ def test_crafted_streams(name: str) -> None:
 def test_the_fused_path_is_taken() -> None:
     """The comparison means something only if the fused handlers run: on a clean stream they take
     every fragment of the main session (a forwarded one goes the general way)."""
+    if fused._NATIVE is None:
+        pytest.skip("without the accelerator (OMNIMESSAGE_PURE=1, no compiler) every line takes the general path")
     handled = 0
     handlers = dict(fused.FRAGMENTS)
 

@@ -155,12 +155,12 @@ FRAGMENTS: Final[dict[type, Callable[[Session, Any, int, Budget], bool]]] = {
 def step(v: Context, raw: bytes, line: int, terminated: bool) -> None:
     """`v.feed_raw(raw, line, terminated)` (`raw` without its line feed), fused for the common line (see
     the module); findings go to `v.take()`."""
-    if terminated:
+    if terminated and _NATIVE is not None:  # (without the accelerator `run` hands every line to `feed`)
         v.line = line - 1
         run(v, iter((raw,)), False, stripped=True)
     else:
         engine: Engine = v  # type: ignore[assignment]
-        engine.feed_raw(raw, line, False)
+        engine.feed_raw(raw, line, terminated)
 
 
 def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = False) -> bool:
