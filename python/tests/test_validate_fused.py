@@ -246,7 +246,31 @@ CRAFTED: dict[str, list[bytes]] = {
     # images on a start, twice on deltas, on a stop (OM307)
     "images": [_out("start", "i", "", [IMAGE]), _out("delta", "i", "o", [IMAGE]), _out("delta", "i", "p", [IMAGE]),
                _out("stop", "i", "", [IMAGE])],
+    # a complete call whose id an answered call had (OM403), each request-prefix digest wrong alone (OM707)
+    "answered-id": [_m({"type": "tool_call", "role": "assistant", "name": "f", "arguments": "{}", "tool_call_id": "a"}),
+                    _m({"type": "tool_call_output", "role": "user", "output": "o", "tool_call_id": "a"}),
+                    _m({"type": "tool_call", "role": "assistant", "name": "f", "arguments": "{}", "tool_call_id": "a"})],
+    "digests": [_event("request_begin", prefix_hash="X" * 32, prefix_head_hash="0" * 32),
+                _event("request_end", status="completed"),
+                _event("request_begin", prefix_hash="0" * 32, prefix_head_hash="X" * 32)],
+    # retry_in_ms on a completed request_end (OM502)
+    "retry-completed": [_event("request_begin"), _event("request_end", status="completed", retry_in_ms=500)],
 }
+
+
+def _answered(tid: str) -> list[bytes]:
+    return [_m({"type": "tool_call", "role": "assistant", "name": "f", "arguments": "{}", "tool_call_id": tid}),
+            _m({"type": "tool_call_output", "role": "user", "output": "o", "tool_call_id": tid})]
+
+
+def test_the_answered_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A session remembers the last CLOSED_WINDOW answered ids: a second output for one of them is OM402,
+    for one gone out of the window OM401."""
+    monkeypatch.setattr(engine, "CLOSED_WINDOW", 2)
+    lines = [*_answered("a"), *_answered("b"), *_answered("c")]
+    lines += [_m({"type": "tool_call_output", "role": "user", "output": "o", "tool_call_id": t}) for t in "acb"]
+    _all_ways(lines, "stream")
+    assert [r[0] for r in _feed(lines, "stream", how="feed_raw")] == ["OM401", "OM402", "OM402"]
 
 
 @pytest.mark.parametrize("name", sorted(CRAFTED))
@@ -319,3 +343,24 @@ def test_the_native_timestamp_check_is_the_plain_one() -> None:
                     assert got == want, (ts, second, prev)
                 n += got
     assert n > 10  # the True side is exercised too
+
+
+def test_the_guarded_rows_are_their_chains_written_out() -> None:
+    """Each row `GUARDED` has of its own writes out one `CHECKS` chain: the same checks, in this order.
+    A chain changed in `CHECKS` fails here until its row in checks/guarded.py follows."""
+    from omnimessage._generated import models as m
+    from omnimessage.validate.engine.checks import CHECKS, DISPATCH, pairing, streaming, values, vocabulary
+    from omnimessage.validate.engine.checks.guarded import GUARDED
+
+    written = {
+        m.TextPayload: (values.sender, pairing.assistant_role_output, streaming.complete),
+        m.ThinkingPayload: (pairing.assistant_output, streaming.complete),
+        m.ToolCallPayload: (pairing.assistant_output, streaming.complete, values.arguments, pairing.call),
+        m.ToolCallOutputPayload: (values.output_images, streaming.complete, pairing.answer),
+        m.RequestBeginPayload: (pairing.request_begin, values.prefix_digests),
+        m.RequestEndPayload: (pairing.request_end, vocabulary.request_end),
+    }
+    assert GUARDED.keys() == DISPATCH.keys()
+    assert {cls for cls, check in GUARDED.items() if check is not DISPATCH[cls]} == written.keys()
+    for cls, chain in written.items():
+        assert CHECKS[cls] == chain, cls.__name__

@@ -26,7 +26,7 @@ from omnimessage._generated.models import (
     ToolListReadyPayload,
 )
 from omnimessage.codec.tables import RUNTIME
-from omnimessage.validate.engine.checks import DISPATCH
+from omnimessage.validate.engine.checks.guarded import GUARDED
 from omnimessage.validate.engine.checks.streaming import expectation
 from omnimessage.validate.engine.checks.values import FRACTIONS, timestamp
 from omnimessage.validate.engine.context import Context
@@ -175,7 +175,7 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
     main = v.main
     fragments = FRAGMENTS
     budget = v.budget
-    dispatch = DISPATCH
+    dispatch = GUARDED
     ts_next = TS_NEXT
     unset = UNSET
     for item in items:
