@@ -47,7 +47,9 @@ def reference() -> Iterator[None]:
 
 
 def _rows(report: Any) -> list[Row]:
-    return [(f.rule, f.line, f.pointer, f.message, f.severity, f.path) for f in report.findings]
+    """The findings, then the counts (lines, messages)."""
+    return [(f.rule, f.line, f.pointer, f.message, f.severity, f.path) for f in report.findings] + [
+        ("counts", report.lines, str(report.messages), "", "", "")]
 
 
 def _both(run: Callable[[], list[Row]]) -> tuple[list[Row], list[Row]]:
@@ -109,7 +111,8 @@ def _feed(lines: list[bytes], profile: str, *, midstream: bool = False, how: str
         for n, ln in enumerate(lines, 1):
             v.feed_raw(ln, n)
         out = list(v.finish())
-    return [(f.rule, f.line, f.pointer, f.message, f.severity, f.path) for f in out]
+    counts = ("counts", v.lines, f"{v.messages} {v.file_lines} {v.file_msgs} {v.line}", "", "", "")
+    return [(f.rule, f.line, f.pointer, f.message, f.severity, f.path) for f in out] + [counts]
 
 
 def _all_ways(lines: list[bytes], profile: str, *, midstream: bool = False) -> None:
@@ -126,6 +129,8 @@ def _all_ways(lines: list[bytes], profile: str, *, midstream: bool = False) -> N
     for n, ln in enumerate(lines, 1):
         r.feed_raw(ln, n, n < len(lines))
     assert got == list(r.finish())
+    assert (v.lines, v.messages, v.file_lines, v.file_msgs, v.line) == (r.lines, r.messages, r.file_lines,
+                                                                        r.file_msgs, r.line)
 
 
 def _corrupt_delta(lines: list[bytes], rnd: random.Random) -> list[bytes]:
@@ -270,7 +275,7 @@ def test_the_answered_window(monkeypatch: pytest.MonkeyPatch) -> None:
     lines = [*_answered("a"), *_answered("b"), *_answered("c")]
     lines += [_m({"type": "tool_call_output", "role": "user", "output": "o", "tool_call_id": t}) for t in "acb"]
     _all_ways(lines, "stream")
-    assert [r[0] for r in _feed(lines, "stream", how="feed_raw")] == ["OM401", "OM402", "OM402"]
+    assert [r[0] for r in _feed(lines, "stream", how="feed_raw")] == ["OM401", "OM402", "OM402", "counts"]
 
 
 @pytest.mark.parametrize("name", sorted(CRAFTED))
@@ -279,7 +284,7 @@ def test_crafted_streams(name: str) -> None:
     lines = CRAFTED[name]
     for midstream in (False, True):
         _all_ways(lines, "stream", midstream=midstream)
-    assert _feed(lines, "stream", how="feed_raw") or name == "compaction"  # the general path finds something
+    assert _feed(lines, "stream", how="feed_raw")[:-1] or name == "compaction"  # the general path finds something
 
 
 def test_the_fused_path_is_taken() -> None:
@@ -302,7 +307,7 @@ def test_the_fused_path_is_taken() -> None:
     for cls, h in handlers.items():
         fused.FRAGMENTS[cls] = counting(h)
     try:
-        assert _feed(lines, "stream") == []
+        assert _feed(lines, "stream")[:-1] == []
     finally:
         fused.FRAGMENTS.update(handlers)
     parts = sum(1 for ln in lines if b'"type":"partial_' in ln and b'"origin"' not in ln)
@@ -364,3 +369,43 @@ def test_the_guarded_rows_are_their_chains_written_out() -> None:
     assert {cls for cls, check in GUARDED.items() if check is not DISPATCH[cls]} == written.keys()
     for cls, chain in written.items():
         assert CHECKS[cls] == chain, cls.__name__
+
+
+COUNTERS = frozenset({"lines", "file_lines", "messages", "file_msgs"})
+
+
+def test_no_check_reads_the_line_counters() -> None:
+    """The fused loop counts the lines it dispatches only before it calls the general path, and when it
+    ends (`fused.run`): what it calls meanwhile (the checks, the fragment handlers, the timestamp and
+    expectation checks, what they call) must not read the context's line counters. Only the checks the
+    general path calls itself do (`Validator._check`: a trace file's opening and head; its end)."""
+    import ast
+
+    engine_dir = CHECKOUT / "python" / "omnimessage" / "validate" / "engine"
+    allowed = {("files.py", "opening"), ("files.py", "rotated_head"), ("files.py", "end_file")}
+    reads = []
+    for path in [*sorted((engine_dir / "checks").glob("*.py")), *(engine_dir / n for n in (
+            "context.py", "state.py", "wording.py", "fused.py"))]:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for fn in ast.walk(tree):
+            if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)) or fn.name in ("run", "_count"):
+                continue
+            for node in ast.walk(fn):
+                if isinstance(node, ast.Attribute) and node.attr in COUNTERS and (path.name, fn.name) not in allowed \
+                        and not (fn.name == "__init__" and isinstance(node.ctx, ast.Store)):
+                    reads.append(f"{path.name}:{node.lineno} {fn.name} .{node.attr}")
+    assert reads == []
+
+
+def test_lines_of_both_kinds() -> None:
+    """`validate_lines` given str lines among the bytes: those go through `feed`, and the loop's counts
+    stay those of the general path."""
+    lines = _corpus("trace")[:120]
+    items: list[bytes | str] = [ln.decode() if i % 7 == 3 else ln for i, ln in enumerate(lines)]
+    v, r = Validator("trace"), Validator("trace")
+    got = list(v.validate_lines(items))
+    for n, ln in enumerate(lines, 1):
+        r.feed_raw(ln, n)
+    assert got == list(r.finish())
+    assert (v.lines, v.messages, v.file_lines, v.file_msgs, v.line) == (r.lines, r.messages, r.file_lines,
+                                                                        r.file_msgs, r.line)
