@@ -182,8 +182,9 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
 
     The lines after `base` up to `v.line` went to the checks (which read no line counter: `lines`,
     `file_lines`, `messages`, `file_msgs`) and are not counted yet: `_count` counts them before the
-    general path is called, and when the loop ends. (`not v.file_msgs` reads the same meanwhile: in a
-    trace such a line needs a message before it in its file.)"""
+    general path is called, and when the loop returns (an exception from a check may leave them short).
+    (`not v.file_msgs` reads the same meanwhile: in a trace such a line needs a message before it in its
+    file.)"""
     engine: Engine = v  # type: ignore[assignment]  # (a Validator: its Context and the Engine calls)
     native = _NATIVE
     main = v.main
@@ -193,79 +194,83 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
     ts_next = TS_NEXT
     unset = UNSET
     base = v.line
-    try:
-        for item in items:
-            if type(item) is not bytes or native is None:
-                if v.line != base:
-                    _count(v, v.line - base)
-                if isinstance(item, (bytes, bytearray, memoryview, str)):
-                    ends = bytes(item[-1:]) == b"\n" if not isinstance(item, str) else item.endswith("\n")
-                    found = engine.feed(item, terminated=ends or not with_lf)
-                else:
-                    found = engine.feed(item)
-                base = v.line
-                if found:
-                    v._pending = list(found)  # (feed took them)
-                    return True
-                continue
-            line = v.line + 1
-            if stripped:
-                raw = item
-            elif item and item[-1] == 10:
-                raw = item[:-1]
-            elif with_lf:  # a last line without its line feed
-                if line - 1 != base:
-                    _count(v, line - 1 - base)
-                engine.feed_raw(item, line, False)
-                base = line
-                if v._pending:
-                    return True
-                continue
+    for item in items:
+        if type(item) is not bytes or native is None:
+            if v.line != base:
+                _count(v, v.line - base)
+            if isinstance(item, (bytes, bytearray, memoryview, str)):
+                ends = bytes(item[-1:]) == b"\n" if not isinstance(item, str) else item.endswith("\n")
+                found = engine.feed(item, terminated=ends or not with_lf)
             else:
-                raw = item
-            msg = None
-            if v.heal is None and not v.gated and not (raw and raw[-1] == 13):
-                msg = native(raw)
-            if msg is None:
-                if line - 1 != base:
-                    _count(v, line - 1 - base)
-                engine.feed_raw(raw, line, True)
-                base = line
-                if v._pending:
-                    return True
-                continue
-            # Validator.feed_raw, what it does with such a line
-            v.line = line
-            trace = v.trace
-            if msg.origin is not unset or (trace and (not v.file_msgs or v.head)):
-                if line - 1 != base:
-                    _count(v, line - 1 - base)
-                v.lines += 1
-                v.file_lines += 1
-                engine._check(msg, line)  # a child session's message; a trace file's first or its head
-                base = line
-                if v._pending:
-                    return True
-                continue
-            # Validator._check, inline: a message of the main session, not a trace file's first or head
-            ts = msg.timestamp
-            if ts_next(ts, v.ts_second, main.ts):
-                main.ts = ts
-                main.ts_line = line
-            else:
-                timestamp(v, main, ts, line, False)
-            payload = msg.payload
-            cls = type(payload)
-            if main.opening and not isinstance(payload, OPENING):
-                main.opening = False
-            if main.expect is not None:
-                expectation(v, main, payload, line)
-            handler = fragments.get(cls)
-            if handler is None or trace or not handler(main, payload, line, budget):
-                dispatch[cls](v, main, payload, line, msg)
+                found = engine.feed(item)
+            base = v.line
+            if found:
+                v._pending = list(found)  # (feed took them)
+                return True
+            continue
+        line = v.line + 1
+        if stripped:
+            raw = item
+        elif item and item[-1] == 10:
+            raw = item[:-1]
+        elif with_lf:  # a last line without its line feed
+            if line - 1 != base:
+                _count(v, line - 1 - base)
+            engine.feed_raw(item, line, False)
+            base = line
             if v._pending:
                 return True
-        return False
-    finally:
-        if v.line != base:
-            _count(v, v.line - base)
+            continue
+        else:
+            raw = item
+        msg = None
+        if v.heal is None and not v.gated and not (raw and raw[-1] == 13):
+            msg = native(raw)
+        if msg is None:
+            if line - 1 != base:
+                _count(v, line - 1 - base)
+            engine.feed_raw(raw, line, True)
+            base = line
+            if v._pending:
+                return True
+            continue
+        # Validator.feed_raw, what it does with such a line
+        v.line = line
+        trace = v.trace
+        if msg.origin is not unset or (trace and (not v.file_msgs or v.head)):
+            if line - 1 != base:
+                _count(v, line - 1 - base)
+            v.lines += 1
+            v.file_lines += 1
+            engine._check(msg, line)  # a child session's message; a trace file's first or its head
+            base = line
+            if v._pending:
+                return True
+            continue
+        # Validator._check, inline: a message of the main session, not a trace file's first or head
+        ts = msg.timestamp
+        if ts_next(ts, v.ts_second, main.ts):
+            main.ts = ts
+            main.ts_line = line
+        else:
+            timestamp(v, main, ts, line, False)
+        payload = msg.payload
+        cls = type(payload)
+        if main.opening and not isinstance(payload, OPENING):
+            main.opening = False
+        if main.expect is not None:
+            expectation(v, main, payload, line)
+        handler = fragments.get(cls)
+        if handler is None or trace or not handler(main, payload, line, budget):
+            dispatch[cls](v, main, payload, line, msg)
+        if v._pending:
+            _count(v, line - base)
+            return True
+    n = v.line - base
+    if n:  # `_count`, inline: a `step` ends here
+        v.lines += n
+        v.file_lines += n
+        v.messages += n
+        if v.trace:
+            v.file_msgs += n
+    return False
