@@ -193,6 +193,7 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
     dispatch = GUARDED
     ts_next = TS_NEXT
     unset = UNSET
+    trace = v.trace  # (the profile: fixed when the validator is made)
     base = v.line
     for item in items:
         if type(item) is not bytes or native is None:
@@ -238,7 +239,6 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
             continue
         # Validator.feed_raw, what it does with such a line
         v.line = line
-        trace = v.trace
         if msg.origin is not unset or (trace and (not v.file_msgs or v.head)):
             if line - 1 != base:
                 _count(v, line - 1 - base)
@@ -262,8 +262,7 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
             main.opening = False
         if main.expect is not None:
             expectation(v, main, payload, line)
-        handler = fragments.get(cls)
-        if handler is None or trace or not handler(main, payload, line, budget):
+        if trace or (handler := fragments.get(cls)) is None or not handler(main, payload, line, budget):
             dispatch[cls](v, main, payload, line, msg)
         if v._pending:
             _count(v, line - base)
@@ -273,6 +272,6 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
         v.lines += n
         v.file_lines += n
         v.messages += n
-        if v.trace:
+        if trace:
             v.file_msgs += n
     return False
