@@ -193,7 +193,8 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
     dispatch = GUARDED
     ts_next = TS_NEXT
     unset = UNSET
-    trace = v.trace  # (the profile: fixed when the validator is made)
+    trace = v.trace  # (the profile and the protocol: fixed when the validator is made)
+    gated = v.gated
     base = v.line
     for item in items:
         if type(item) is not bytes or native is None:
@@ -210,10 +211,12 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
                 return True
             continue
         line = v.line + 1
+        last = item[-1] if item else -1  # (raw's last byte, once raw is known)
         if stripped:
             raw = item
-        elif item and item[-1] == 10:
+        elif last == 10:
             raw = item[:-1]
+            last = raw[-1] if raw else -1
         elif with_lf:  # a last line without its line feed
             if line - 1 != base:
                 _count(v, line - 1 - base)
@@ -227,7 +230,7 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
         # The last message is freed before the next is decoded, as in a plain decode loop: the reallocs of
         # msgspec's scratch buffer then copy less (~0.7-1.0M instructions on the trace bench, callgrind).
         msg = payload = None
-        if v.heal is None and not v.gated and not (raw and raw[-1] == 13):
+        if v.heal is None and not gated and last != 13:
             msg = native(raw)
         if msg is None:
             if line - 1 != base:
