@@ -4,10 +4,12 @@ The reference is the general path, `Validator.feed_raw` -> `_check` -> `checks.D
 stage and per check. `step` does the same for the common line, a canonical message the native fast
 path decodes: the envelope (line counts, session routing, the timestamp's fast path, the streaming
 expectation) inline, and for the most common line of a stream, a `delta` of an open segment, one
-handler per partial kind, made from the schema's fragment table (`FRAGMENT_OF`). Whatever is not
-that common case (a refusal, CR LF, a heal, a gated protocol, a last line without line feed, a
-trace, an origin chain, a timestamp that is not plainly later, a fragment some rule may report on) goes
-to the general path, which decides it: the findings are the reference's
+handler per partial kind, made from the schema's fragment table (`FRAGMENT_OF`); every other payload
+goes to its checks through `checks.guarded.GUARDED` (`DISPATCH` with the common chains written out,
+each check behind its own early exit). Whatever is not that common case (a refusal, CR LF, a heal, a
+gated protocol, a last line without line feed, a trace file's first message or its head, an origin
+chain, a timestamp that is not plainly later, a fragment some rule may report on) goes to the general
+path, or to the check that decides it: the findings are the reference's
 (python/tests/test_validate_fused.py runs both over every fixture, corpus and damaged variant).
 """
 
