@@ -230,7 +230,8 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
         else:
             raw = item
         # The last message is freed before the next is decoded, as in a plain decode loop: the reallocs of
-        # msgspec's scratch buffer then copy less (~0.7-1.0M instructions on the trace bench, callgrind).
+        # msgspec's scratch buffer then copy less (0.7M to 1.0M instructions on the trace bench in one pair
+        # of callgrind runs; what they copy moves about as much with the heap's layout from run to run).
         msg = payload = None
         if v.heal is None and not gated and last != 13:
             msg = native(raw)
