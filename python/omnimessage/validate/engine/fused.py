@@ -4,10 +4,12 @@ The reference is the general path, `Validator.feed_raw` -> `_check` -> `checks.D
 stage and per check. `step` does the same for the common line, a canonical message the native fast
 path decodes: the envelope (line counts, session routing, the timestamp's fast path, the streaming
 expectation) inline, and for the most common line of a stream, a `delta` of an open segment, one
-handler per partial kind, made from the schema's fragment table (`FRAGMENT_OF`). Whatever is not
-that common case (a refusal, CR LF, a heal, a gated protocol, a last line without line feed, a
-trace, an origin chain, a timestamp that is not plainly later, a fragment some rule may report on) goes
-to the general path, which decides it: the findings are the reference's
+handler per partial kind, made from the schema's fragment table (`FRAGMENT_OF`); every other payload
+goes to its checks through `checks.guarded.GUARDED` (`DISPATCH` with the common chains written out,
+each check behind its own early exit). Whatever is not that common case (a refusal, CR LF, a heal, a
+gated protocol, a last line without line feed, a trace file's first message or its head, an origin
+chain, a timestamp that is not plainly later, a fragment some rule may report on) goes to the general
+path, or to the check that decides it: the findings are the reference's
 (python/tests/test_validate_fused.py runs both over every fixture, corpus and damaged variant).
 
 With the accelerator built, `run` hands the stream's lines to its `deltas` (`DELTAS`,
@@ -36,7 +38,7 @@ from omnimessage._generated.models import (
     ToolListReadyPayload,
 )
 from omnimessage.codec.tables import RUNTIME
-from omnimessage.validate.engine.checks import DISPATCH
+from omnimessage.validate.engine.checks.guarded import GUARDED
 from omnimessage.validate.engine.checks.streaming import expectation
 from omnimessage.validate.engine.checks.values import FRACTIONS, timestamp
 from omnimessage.validate.engine.context import Context
@@ -213,74 +215,108 @@ def step(v: Context, raw: bytes, line: int, terminated: bool) -> None:
         engine.feed_raw(raw, line, terminated)
 
 
+def _count(v: Context, n: int) -> None:
+    """Count `n` main-session messages `run` dispatched without counting them."""
+    v.lines += n
+    v.file_lines += n
+    v.messages += n
+    if v.trace:
+        v.file_msgs += n
+
+
 def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = False) -> bool:
     """Feed `items` (numbered on from `v.line`), as `Validator.validate_lines` takes them, until one
     produces findings (True: they wait in `v.take()`, more items may follow) or none are left (False).
 
     A line of bytes is terminated when it ends with a line feed (taken off) or `with_lf` is false (as
     in `validate_lines`); with `stripped`, every line is given without its line feed, terminated. Every
-    other item goes to `v.feed`."""
+    other item goes to `v.feed`.
+
+    The lines after `base` up to `v.line` went to the checks (which read no line counter: `lines`,
+    `file_lines`, `messages`, `file_msgs`) and are not counted yet: `_count` counts them before the
+    general path is called, and when the loop returns (an exception from a check may leave them short).
+    (`not v.file_msgs` reads the same meanwhile: in a trace such a line needs a message before it in its
+    file.)"""
     engine: Engine = v  # type: ignore[assignment]  # (a Validator: its Context and the Engine calls)
     native = _NATIVE
     main = v.main
     fragments = FRAGMENTS
     budget = v.budget
-    dispatch = DISPATCH
+    dispatch = GUARDED
     ts_next = TS_NEXT
     unset = UNSET
-    deltas = DELTAS if native is not None and not v.trace else None
+    trace = v.trace  # (the profile and the protocol: fixed when the validator is made)
+    gated = v.gated
+    base = v.line
+    deltas = DELTAS if native is not None and not trace else None
     spec = DELTAS_SPEC
     for item in items:
-        msg = None
-        if deltas is not None and v.heal is None and not v.gated:
-            # the common lines in C, from this one on; the first it leaves comes back, decoded or not
+        # The last message is freed before the next is decoded, as in a plain decode loop: the reallocs of
+        # msgspec's scratch buffer then copy less (0.7M to 1.0M instructions on the trace bench in one pair
+        # of callgrind runs; what they copy moves about as much with the heap's layout from run to run).
+        msg = payload = None
+        if deltas is not None and v.heal is None and not gated:
+            # the common lines in C, from this one on (counted there: `base` moves past them); the first it
+            # leaves comes back, decoded or not
+            before = v.line
             got = deltas(item, items, v, main, budget, spec, with_lf, stripped)
+            base += v.line - before
             if got is None:
-                return False
+                break
             item, msg = got
         if type(item) is not bytes or native is None:
+            if v.line != base:
+                _count(v, v.line - base)
             if isinstance(item, (bytes, bytearray, memoryview, str)):
                 ends = bytes(item[-1:]) == b"\n" if not isinstance(item, str) else item.endswith("\n")
                 found = engine.feed(item, terminated=ends or not with_lf)
             else:
                 found = engine.feed(item)
+            base = v.line
             if found:
                 v._pending = list(found)  # (feed took them)
                 return True
             continue
         line = v.line + 1
+        last = item[-1] if item else -1  # (raw's last byte, once raw is known)
         if stripped:
             raw = item
-        elif item and item[-1] == 10:
+        elif last == 10:
             raw = item[:-1]
+            last = raw[-1] if raw else -1
         elif with_lf:  # a last line without its line feed
+            if line - 1 != base:
+                _count(v, line - 1 - base)
             engine.feed_raw(item, line, False)
+            base = line
             if v._pending:
                 return True
             continue
         else:
             raw = item
-        if msg is None and v.heal is None and not v.gated and not (raw and raw[-1] == 13):
+        if msg is None and v.heal is None and not gated and last != 13:
             msg = native(raw)
         if msg is None or msg is False:  # (False: `deltas` had it refused)
+            if line - 1 != base:
+                _count(v, line - 1 - base)
             engine.feed_raw(raw, line, True)
+            base = line
             if v._pending:
                 return True
             continue
         # Validator.feed_raw, what it does with such a line
         v.line = line
-        v.lines += 1
-        v.file_lines += 1
-        trace = v.trace
         if msg.origin is not unset or (trace and (not v.file_msgs or v.head)):
+            if line - 1 != base:
+                _count(v, line - 1 - base)
+            v.lines += 1
+            v.file_lines += 1
             engine._check(msg, line)  # a child session's message; a trace file's first or its head
+            base = line
             if v._pending:
                 return True
             continue
         # Validator._check, inline: a message of the main session, not a trace file's first or head
-        v.messages += 1
-        if trace:
-            v.file_msgs += 1
         ts = msg.timestamp
         if ts_next(ts, v.ts_second, main.ts):
             main.ts = ts
@@ -293,9 +329,16 @@ def run(v: Context, items: Iterator[object], with_lf: bool, *, stripped: bool = 
             main.opening = False
         if main.expect is not None:
             expectation(v, main, payload, line)
-        handler = fragments.get(cls)
-        if handler is None or trace or not handler(main, payload, line, budget):
+        if trace or (handler := fragments.get(cls)) is None or not handler(main, payload, line, budget):
             dispatch[cls](v, main, payload, line, msg)
         if v._pending:
+            _count(v, line - base)
             return True
+    n = v.line - base
+    if n:  # `_count`, inline: a `step` ends here
+        v.lines += n
+        v.file_lines += n
+        v.messages += n
+        if trace:
+            v.file_msgs += n
     return False

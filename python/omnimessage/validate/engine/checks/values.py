@@ -23,7 +23,7 @@ from omnimessage.validate.engine.context import Context
 from omnimessage.validate.engine.state import Session
 from omnimessage.validate.engine.wording import short
 
-__all__ = ["arguments", "image_url", "images", "output_images", "paths", "sender", "timestamp"]
+__all__ = ["DIGEST", "arguments", "image_url", "images", "output_images", "paths", "sender", "timestamp"]
 
 _TS: Final = re.compile(
     r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12][0-9]|3[01])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](?:\.[0-9]+)?Z"
@@ -118,12 +118,13 @@ def paths(ctx: Context, s: Session, p: SessionMetaPayload, line: int, msg: Messa
             ctx.emit("OM706", line, f"{field} {short(path)} is not an absolute path", f"/payload/{field}")
 
 
-_DIGEST: Final = re.compile(r"[0-9a-f]{32}").fullmatch
+DIGEST: Final = re.compile(r"[0-9a-f]{32}").fullmatch
+"""A request-prefix digest as llm/request-fingerprint.ts writes it (`None` when it is not one)."""
 
 
 def prefix_digests(ctx: Context, s: Session, p: RequestBeginPayload, line: int, msg: Message) -> None:
     """OM707: the request-prefix digests are 32 lower-case hex digits (llm/request-fingerprint.ts digest)."""
     for name in ("prefix_hash", "prefix_head_hash"):
         v = getattr(p, name)
-        if v is not UNSET and not _DIGEST(v):
+        if v is not UNSET and not DIGEST(v):
             ctx.emit("OM707", line, f"{name} {short(v)} is not 32 lower-case hexadecimal digits", f"/payload/{name}")
