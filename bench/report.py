@@ -360,18 +360,15 @@ def write_markdown(doc: dict[str, Any], path: Path) -> None:
             "| --- | ---: | ---: | ---: | ---: |",
         ]
         names = {"jobs1": "`--jobs 1`", "jobs2": "`--jobs 2`", "dask1": "`--dask` LocalCluster, 1 worker",
-                 "dask2": "`--dask` LocalCluster, 2 workers",
-                 "dask1_default": "`--dask` LocalCluster, 1 worker, Dask's default worker configuration"}
+                 "dask2": "`--dask` LocalCluster, 2 workers"}
         for k, label in names.items():
-            if k not in sc["seconds"]:  # (results of an older bench)
-                continue
             cpu = sc.get("cpu_seconds", {}).get(k, "")
             out.append(f"| {label} | {sc['seconds'][k]} | {sc['sessions_per_s'][k]} | {sc['mb_per_s'][k]} | {cpu} |")
         out += [
             "",
             f"2 workers over 1: {sc['dask2_over_dask1']}x; Dask over `--jobs` with the same processes: "
             f"{sc['dask1_over_jobs1']}x (1), {sc['dask2_over_jobs2']}x (2); `--jobs 2` over `--jobs 1`: "
-            f"{sc['jobs2_over_jobs1']}x. {_worker_config(sc)}Peak RSS of a worker: {sc['worker_peak_rss_mb']} MB. "
+            f"{sc['jobs2_over_jobs1']}x. Peak RSS of a worker: {sc['worker_peak_rss_mb']} MB. "
             f"CPU seconds count the "
             f"command and its processes, and for Dask the workers' too. Cost model rate (docs/scale.md): "
             f"{sc['mb_per_core_second']} MB per core-second of worker CPU (2 workers, {sc['cores']} cores; "
@@ -379,15 +376,6 @@ def write_markdown(doc: dict[str, Any], path: Path) -> None:
             "",
         ]
     path.write_text("\n".join(out) + "\n")
-
-
-def _worker_config(sc: dict[str, Any]) -> str:
-    """The sentence on the Dask workers' configuration (nothing for a run that did not record it)."""
-    if "worker_config" not in sc:
-        return ""
-    return (f"The Dask workers run as docs/scale.md recommends for a validation cluster (`{sc['worker_config']}`, "
-            f"what `--dask local:N` starts); with Dask's default worker configuration, 1 worker over `--jobs 1`: "
-            f"{sc['dask1_default_over_jobs1']}x. ")
 
 
 def _let_through(doc: dict[str, Any]) -> list[str]:

@@ -3,11 +3,7 @@ archive (dev/omnimessage_dev/archive.py), four ways, interleaved round after rou
 
 - `--jobs 1` and `--jobs 2` (a process pool on this machine);
 - `--dask ADDRESS` on a `LocalCluster` of 1 worker process, and of 2 (started before the timing, as an
-  operator's cluster is up before a run; each command connects, sends the sessions and merges), their
-  workers configured as docs/scale.md recommends for a validation cluster (`cluster.WORKER_CONFIG`: no
-  statistical profiler; what `--dask local:N` starts);
-- and, judged on nothing, `--dask` on a third `LocalCluster` of 1 worker left in Dask's default
-  configuration (`dask1_default`): what the recommendation is worth.
+  operator's cluster is up before a run; each command connects, sends the sessions and merges).
 
 Every run goes through the installed command in a subprocess, so each pays the same start-up. Ratios
 measured side by side hold on a shared machine; absolute numbers drift. Also measured: each Dask
@@ -108,28 +104,22 @@ def scaling(corpora_dir: Path, scale: float, *, quick: bool, required: bool = Fa
         return {}
     import logging
 
-    import dask.config
-
-    from omnimessage.validate.sources.cluster import WORKER_CONFIG
-
     logging.getLogger("distributed").setLevel(logging.ERROR)  # the closing clusters' INFO lines are noise here
     sessions = sessions or (40 if quick else max(40, int(SESSIONS * scale)))
     root, units, nbytes = _archive(corpora_dir, sessions)
     rounds = 1 if quick else 3
-    clusters: dict[str, Any] = {}
-    for name, n, config in (("dask1", 1, WORKER_CONFIG), ("dask2", 2, WORKER_CONFIG), ("dask1_default", 1, {})):
-        with dask.config.set(config):
-            clusters[name] = distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                                      dashboard_address=":0", silence_logs=40)
-    clients = {name: distributed.Client(c, set_as_default=False) for name, c in clusters.items()}
+    clusters = {n: distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                            dashboard_address=":0", silence_logs=40) for n in (1, 2)}
+    clients = {n: distributed.Client(c) for n, c in clusters.items()}
     try:
-        for name, client in clients.items():
-            client.wait_for_workers(len(clusters[name].workers))
+        for n, client in clients.items():
+            client.wait_for_workers(n)
         configs = {
             "jobs1": ["--jobs", "1"],
             "jobs2": ["--jobs", "2"],
-            # our own LocalClusters on loopback: the plain tcp:// address is ours to trust
-            **{name: ["--dask", str(c.scheduler.address), "--dask-insecure"] for name, c in clients.items()},
+            # our own LocalCluster on loopback: the plain tcp:// address is ours to trust
+            "dask1": ["--dask", str(clients[1].scheduler.address), "--dask-insecure"],
+            "dask2": ["--dask", str(clients[2].scheduler.address), "--dask-insecure"],
         }
         times: dict[str, list[float]] = {k: [] for k in configs}
         cpus: dict[str, list[float]] = {k: [] for k in configs}
@@ -137,9 +127,9 @@ def scaling(corpora_dir: Path, scale: float, *, quick: bool, required: bool = Fa
         for name in configs if not quick else ["jobs1"]:  # untimed warm-up: the page cache holds the archive,
             _timed([*configs[name], str(root)])            # the workers have imported the validator
         for r in range(rounds):
-            order = list(configs)[r % len(configs):] + list(configs)[: r % len(configs)]
+            order = list(configs)[r % 4:] + list(configs)[: r % 4]
             for name in order:
-                client = clients.get(name)
+                client = clients.get(int(name[-1])) if name.startswith("dask") else None
                 before = sum(client.run(_worker_cpu).values()) if client is not None else 0.0
                 dt, cpu = _timed([*configs[name], str(root)])
                 if client is not None:  # the workers' CPU is not the command's: add it
@@ -149,7 +139,7 @@ def scaling(corpora_dir: Path, scale: float, *, quick: bool, required: bool = Fa
                         wcpu.append(spent)
                 times[name].append(dt)
                 cpus[name].append(cpu)
-        peak = {name: max(client.run(_worker_rss).values()) for name, client in clients.items()}
+        peak = {n: max(client.run(_worker_rss).values()) for n, client in clients.items()}
     finally:
         for client in clients.values():
             client.close()
@@ -168,8 +158,6 @@ def scaling(corpora_dir: Path, scale: float, *, quick: bool, required: bool = Fa
         "dask1_over_jobs1": round(rate["dask1"] / rate["jobs1"], 2),
         "dask2_over_jobs2": round(rate["dask2"] / rate["jobs2"], 2),
         "jobs2_over_jobs1": round(rate["jobs2"] / rate["jobs1"], 2),
-        "dask1_default_over_jobs1": round(rate["dask1_default"] / rate["jobs1"], 2),
-        "worker_config": WORKER_CONFIG,
         "cpu_seconds": {k: round(statistics.median(v), 3) for k, v in cpus.items()},
         "worker_peak_rss_mb": round(max(peak.values()) / (1 << 20), 1),
         "mb_per_core_second": round(nbytes / (1 << 20) / statistics.median(wcpu), 1),
@@ -178,15 +166,14 @@ def scaling(corpora_dir: Path, scale: float, *, quick: bool, required: bool = Fa
         "cores": os.cpu_count(),
     }
     for k in configs:
-        print(f"  scaling {k:13s} {out['sessions_per_s'][k]:9.1f} sessions/s {out['mb_per_s'][k]:7.1f} MB/s "
+        print(f"  scaling {k:6s} {out['sessions_per_s'][k]:9.1f} sessions/s {out['mb_per_s'][k]:7.1f} MB/s "
               f"({units} sessions, {nbytes / (1 << 20):.1f} MB, median of {rounds})", flush=True)
     cpu_ratio = round(out["cpu_seconds"]["jobs2"] / out["cpu_seconds"]["dask2"], 2)
     out["jobs2_cpu_over_dask2_cpu"] = cpu_ratio
     print(f"  scaling: CPU seconds {out['cpu_seconds']} (the Dask runs' include their workers'): --jobs 2 "
           f"over Dask 2 workers {cpu_ratio}x", flush=True)
     print(f"  scaling: 2 workers / 1 worker {out['dask2_over_dask1']}x, dask / --jobs (1 process) "
-          f"{out['dask1_over_jobs1']}x, (2 processes) {out['dask2_over_jobs2']}x, 1 process with Dask's default "
-          f"worker configuration {out['dask1_default_over_jobs1']}x, worker peak RSS "
+          f"{out['dask1_over_jobs1']}x, (2 processes) {out['dask2_over_jobs2']}x, worker peak RSS "
           f"{out['worker_peak_rss_mb']} MB, {out['mb_per_core_second']} MB per core-second", flush=True)
     return out
 

@@ -1,6 +1,6 @@
 """Reaching the cluster of `omnimessage validate --dask` (validate/sources/cluster.py): the connection made
-while the inputs are listed and closed however the run stops, usage errors before any connection, the
-workers `--dask local:N` starts, and the documented commands of a cluster of one's own (docs/scale.md)."""
+while the inputs are listed and closed however the run stops, usage errors before any connection, and the
+documented commands of a cluster of one's own (docs/scale.md)."""
 
 from __future__ import annotations
 
@@ -40,15 +40,6 @@ def archive(tmp_path_factory: pytest.TempPathFactory) -> Manifest:
 
 def _address(client: distributed.Client) -> str:
     return str(client.scheduler.address)
-
-
-def _profiling() -> Any:
-    """Whether a worker runs the statistical profiler (`client.run(_profiling())`): a function made here
-    is sent by value, so a worker that cannot import this test module runs it too."""
-    def profiling(dask_worker: Any) -> bool:
-        return "profile" in dask_worker.periodic_callbacks
-
-    return profiling
 
 
 def test_missing_extra_names_it(archive: Manifest, monkeypatch: pytest.MonkeyPatch,
@@ -105,19 +96,6 @@ def test_a_run_that_stops_closes_its_connection(archive: Manifest, cluster: dist
     assert made[0]._outcome is None  # the client was closed (and dropped)
 
 
-def test_local_cluster_workers_run_without_the_profiler() -> None:
-    """`--dask local:N` starts its workers with `cluster.WORKER_CONFIG`: no statistical profiler (its sampling
-    takes the interpreter lock from the validating thread), which a default worker has."""
-    client, close = cl.connect("local:1")
-    try:
-        assert list(client.run(_profiling()).values()) == [False]
-    finally:
-        close()
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=":0",
-                                  silence_logs=40) as lc, distributed.Client(lc) as default:
-        assert list(default.run(_profiling()).values()) == [True]  # what the test above would miss
-
-
 def _documented_commands() -> list[str]:
     """The commands of docs/scale.md's "Machines of your own" block, continuation lines joined."""
     text = (ROOT / "docs" / "scale.md").read_text(encoding="utf-8")
@@ -129,7 +107,7 @@ def _documented_commands() -> list[str]:
 
 def test_the_documented_cluster_of_ones_own(tmp_path: Path) -> None:
     """docs/scale.md's scheduler, workers and command, as written (the scheduler file and the archive
-    moved here, one worker): the workers run without the profiler, and the report equals a local run's."""
+    moved here, one worker): the report equals a local run's."""
     scheduler, worker, command = _documented_commands()
     man = build_archive(tmp_path / "traces", sessions=20, seed=9)
     sched_file = str(tmp_path / "scheduler.json")
@@ -158,7 +136,6 @@ def test_the_documented_cluster_of_ones_own(tmp_path: Path) -> None:
                     time.sleep(0.05)
         with distributed.Client(scheduler_file=sched_file, timeout="30s") as client:
             client.wait_for_workers(1, timeout=60)
-            assert list(client.run(_profiling()).values()) == [False]
         env, words = argv(command)
         assert words[0] == "omnimessage"
         got = subprocess.run([sys.executable, "-m", "omnimessage", *words[1:], "--format", "json"], env=env,

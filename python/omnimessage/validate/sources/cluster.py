@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 __all__ = [
     "INSTALL_HINT",
     "TRUST_HINT",
-    "WORKER_CONFIG",
     "Connecting",
     "DaskUnavailable",
     "announce",
@@ -46,15 +45,6 @@ __all__ = [
 ]
 
 INSTALL_HINT: Final = f"--dask needs the dask extra: {install_hint('dask')}"
-
-
-WORKER_CONFIG: Final = {"distributed.worker.profile.enabled": False}
-"""The Dask configuration of the workers `--dask local[:N]` starts, and what docs/scale.md recommends for a
-cluster of its own: no statistical profiler. A worker's profiler samples the stack of the task's thread
-100 times a second on its event loop, which takes the interpreter lock from the validating thread each
-time (measured on `bench/scaling.py`'s archive, one worker, 80 tasks: 0.3 to 0.8 s of each run's wall time
-went to the task thread waiting, against 1.1 to 2.0 s with the profiler). The dashboard's Profile page is
-what it costs."""
 
 
 class DaskUnavailable(Exception):
@@ -162,12 +152,8 @@ def _open(spec: str) -> tuple[Client, Callable[[], None]]:
     cluster: Any = None
     try:
         if spec == "local" or spec.startswith("local:"):
-            import dask.config
-
-            with dask.config.set(WORKER_CONFIG):  # the workers' processes take it at their start
-                cluster = distributed.LocalCluster(n_workers=_local_workers(spec), threads_per_worker=1,
-                                                   processes=True, dashboard_address=":0",
-                                                   silence_logs=logging.ERROR)
+            cluster = distributed.LocalCluster(n_workers=_local_workers(spec), threads_per_worker=1, processes=True,
+                                               dashboard_address=":0", silence_logs=logging.ERROR)
             client = distributed.Client(cluster)
         elif "://" in spec:
             client = distributed.Client(spec, timeout="20s")

@@ -75,19 +75,22 @@ __all__ = [
 ]
 
 TASK_BYTES: Final = 32 << 20
-"""The most work one task is given, in bytes (:func:`unit_work`): about half a second of one core (measured
-with `bench/scaling.py`'s archive: 13.7 ns a byte and 0.87 ms a file, CPU time of `run_unit`). A unit of
-more work is a task of its own: a session is never split (the rules across its files need it whole)."""
+"""The most work one task is given, in bytes (:func:`unit_work`): about a quarter of a second of one core
+(measured on `bench/scaling.py`'s archive, 2026-12-07, a least-squares fit of the CPU time of `run_unit` over
+its 24,100 sessions: 7.0 ns a byte and 0.059 ms a file). A unit of more work is a task of its own: a session
+is never split (the rules across its files need it whole)."""
 MIN_TASK_BYTES: Final = 4 << 20
-"""The least work a task is given (but the last), about 60 ms of one core: many times the scheduler's cost
+"""The least work a task is given (but the last), about 30 ms of one core: many times the scheduler's cost
 per task (a few milliseconds on a loaded machine), so that the byte budget, not the count of sessions,
 sizes a task."""
-UNIT_COST_BYTES: Final = 64 << 10
+UNIT_COST_BYTES: Final = 8 << 10
 """What each file of a unit costs besides its bytes (opening it, a validator's start and end), counted as
-bytes: 0.87 ms a file, as much as 64 KiB of lines (measured as above). It also bounds the units of a
-task: at most `MAX_TASK_UNITS`."""
+bytes: 0.059 ms a file, as much as 8.4 KiB of lines (measured as above; it was 64 KiB, from a measurement of
+the slower validator of 2026-12-01, and the tasks of the scaling archive then held 5.4 MB of lines each: 80
+tasks for one worker, against 22 now, and Dask over `--jobs 1` went from 0.79 to 0.86 in 5 interleaved rounds
+on an idle machine). It also bounds the units of a task: at most `MAX_TASK_UNITS`."""
 MAX_TASK_UNITS: Final = TASK_BYTES // UNIT_COST_BYTES
-"""Units one task holds at most, 512: each counts at least `UNIT_COST_BYTES` of work, and a task is closed
+"""Units one task holds at most, 4096: each counts at least `UNIT_COST_BYTES` of work, and a task is closed
 at the unit that brings it to its target, at most `TASK_BYTES`."""
 TASKS_PER_WORKER: Final = 4
 """Tasks are sized so that each worker thread gets about this many (load balance), within
