@@ -105,6 +105,21 @@ def _documented_commands() -> list[str]:
     return [line.strip() for line in joined.splitlines() if line.strip() and not line.startswith("#")]
 
 
+def _wait_for_address(path: str, scheduler: subprocess.Popen[bytes]) -> None:
+    """Until the scheduler has written its file whole (it does once it listens): a readiness wait, not a
+    time limit on anything measured; a scheduler that exits first fails the test at once."""
+    deadline = time.monotonic() + 300
+    while time.monotonic() < deadline:
+        assert scheduler.poll() is None, f"the scheduler exited ({scheduler.returncode})"
+        try:
+            if "://" in json.loads(Path(path).read_bytes()).get("address", ""):
+                return
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.05)
+    pytest.fail("the scheduler wrote no address in 300 s")
+
+
 def test_the_documented_cluster_of_ones_own(tmp_path: Path) -> None:
     """docs/scale.md's scheduler, workers and command, as written (the scheduler file and the archive
     moved here, one worker): the report equals a local run's."""
@@ -130,10 +145,7 @@ def test_the_documented_cluster_of_ones_own(tmp_path: Path) -> None:
             procs.append(subprocess.Popen([str(bindir / "dask"), *words[1:], "--no-dashboard"], env=env, cwd=tmp_path,
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
             if line is scheduler:
-                for _ in range(600):  # the scheduler writes its file once it listens
-                    if os.path.exists(sched_file) and os.path.getsize(sched_file):
-                        break
-                    time.sleep(0.05)
+                _wait_for_address(sched_file, procs[0])
         with distributed.Client(scheduler_file=sched_file, timeout="30s") as client:
             client.wait_for_workers(1, timeout=60)
         env, words = argv(command)
